@@ -1,0 +1,34 @@
+# The commands the README gives: `make run` and `make test` set up everything they need.
+SWIFT ?= swift
+BIN_RELEASE = .build/release/pkgbuild
+FUZZ_SECONDS ?= 60
+
+.PHONY: run test build release bench fuzz bootstrap clean
+
+bootstrap:
+	@scripts/bootstrap
+
+build: bootstrap
+	$(SWIFT) build
+
+release: bootstrap
+	$(SWIFT) build -c release
+
+# The main job on the bundled demo data.
+run: release
+	@scripts/demo $(BIN_RELEASE)
+
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench:
+	@scripts/bootstrap --bench
+	$(SWIFT) build -c release
+	@bench/run $(BIN_RELEASE)
+
+fuzz: bootstrap
+	@fuzz/run $(FUZZ_SECONDS)
+
+clean:
+	rm -rf .build out bench/work

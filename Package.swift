@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "pkgbuild",
+    products: [
+        .executable(name: "pkgbuild", targets: ["pkgbuild"]),
+        .library(name: "PkgBuildCLI", targets: ["PkgBuildCLI"]),
+        .library(name: "Geometry", targets: ["Geometry"]),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
+                       providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CPROJ", path: "Sources/CPROJ", pkgConfig: "proj",
+                       providers: [.apt(["libproj-dev", "proj-data"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // Wrappers: the only targets that import a C module.
+        .target(name: "Geometry", dependencies: ["CGEOS", "CPROJ"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "HTTP", dependencies: ["CCurl"]),
+
+        // Domain layers.
+        .target(name: "Geodatabase", dependencies: ["Geometry", "SQLite"]),
+        .target(name: "TilePackage", dependencies: ["Geometry", "SQLite", "HTTP"]),
+        .target(name: "Extract", dependencies: ["Geodatabase", "TilePackage", "Geometry", "SQLite"]),
+        .target(name: "Sync", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "PkgBuildCLI",
+                dependencies: ["Sync", "Extract", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
+        .executableTarget(name: "pkgbuild", dependencies: ["PkgBuildCLI"]),
+
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "Geometry", "SQLite"]),
+        .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP"]),
+        .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,7 @@
+// The session extension is declared only with these defined; Debian's library exports it.
+#define SQLITE_ENABLE_SESSION 1
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a cast macro Swift cannot import.
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }

@@ -1,0 +1,2 @@
+/// Extract: plan/estimate/create an offline package for an area of interest.
+/// Filled by the offline package issue.

@@ -1,0 +1,4 @@
+import Foundation
+extension CommandLine {
+    public static func run(_ args: [String]) -> Int32 { 0 }
+}

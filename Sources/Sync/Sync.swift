@@ -1,0 +1,2 @@
+/// Sync: change sets, three-way reconcile, conflict policies, apply.
+/// Filled by the sync issue.

@@ -1,0 +1,4 @@
+import PkgBuildCLI
+import Foundation
+
+exit(CommandLine.run(Array(CommandLine.arguments.dropFirst())))
