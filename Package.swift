@@ -33,12 +33,13 @@ let package = Package(
                 dependencies: ["Sync", "Extract", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
         .executableTarget(name: "pkgbuild", dependencies: ["PkgBuildCLI"]),
 
-        .testTarget(name: "GeometryTests", dependencies: ["Geometry"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "Geometry", "SQLite"]),
-        .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP"]),
-        .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI"]),
+        // Test plumbing only: testdata paths, temporary directories, running oracles.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
+        .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+        .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP", "TestSupport"]),
+        .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

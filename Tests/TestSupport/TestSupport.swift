@@ -1,0 +1,92 @@
+import Foundation
+
+/// Shared plumbing for the test targets: where `testdata/` is, fresh temporary directories,
+/// and running the independent oracles (GDAL, PROJ, sqlite3, the project's .venv tools).
+public enum TestData {
+    /// The repository root, found from this file's location so tests run from any directory.
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A file under `testdata/`.
+    public static func url(_ relativePath: String) -> URL {
+        root.appendingPathComponent("testdata").appendingPathComponent(relativePath)
+    }
+
+    /// A file under `testdata/fixtures/`: answers recorded from independent oracles.
+    public static func fixture(_ relativePath: String) -> URL {
+        url("fixtures/" + relativePath)
+    }
+
+    /// The project's venv interpreter (pygeodiff, mercantile, mbutil), made by scripts/bootstrap.
+    public static var venvPython: String { root.appendingPathComponent(".venv/bin/python").path }
+}
+
+/// A directory that exists for one test and is removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let url: URL
+
+    public init(_ label: String = "pkgbuild-test") throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Copies a file of `testdata/` in, so a test can change it freely.
+    @discardableResult
+    public func copy(testdata name: String, as newName: String? = nil) throws -> String {
+        let dest = path(newName ?? (name as NSString).lastPathComponent)
+        try FileManager.default.copyItem(atPath: TestData.url(name).path, toPath: dest)
+        return dest
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs an external program (an oracle) and captures its output.
+/// - Parameter executable: a path, or a bare name looked up on PATH.
+public func runProcess(_ executable: String, _ arguments: [String],
+                       environment: [String: String]? = nil) throws -> ProcessResult {
+    let p = Process()
+    if executable.contains("/") {
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+    } else {
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [executable] + arguments
+    }
+    if let environment { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    // Read both pipes before waiting, so a chatty process cannot block on a full pipe.
+    let errData = ReadInBackground(err.fileHandleForReading)
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return ProcessResult(status: p.terminationStatus,
+                         stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData.wait(), as: UTF8.self))
+}
+
+private final class ReadInBackground: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+    init(_ handle: FileHandle) {
+        DispatchQueue.global().async {
+            self.data = handle.readDataToEndOfFile()
+            self.done.signal()
+        }
+    }
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
