@@ -1,4 +1,4 @@
-import PkgBuildCLI
 import Foundation
+import PkgBuildCLI
 
-exit(CommandLine.run(Array(CommandLine.arguments.dropFirst())))
+exit(PkgBuild.main(arguments: Array(CommandLine.arguments.dropFirst())))

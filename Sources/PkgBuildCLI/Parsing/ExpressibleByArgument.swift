@@ -1,0 +1,34 @@
+/// A type whose values can be written as one command-line token.
+///
+/// Conform domain types (a bounding box, a zoom range) so that a malformed value is a usage
+/// error naming the option, before the command runs.
+public protocol ExpressibleByArgument {
+    /// Parses the token, or returns nil when it is not a valid value.
+    init?(argument: String)
+    /// What a valid value looks like, for the error message: "an integer".
+    static var expectedValue: String { get }
+}
+
+extension ExpressibleByArgument {
+    public static var expectedValue: String { "a valid value" }
+}
+
+extension String: ExpressibleByArgument {
+    public init?(argument: String) { self = argument }
+}
+
+extension Int: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument, radix: 10)
+    }
+    public static var expectedValue: String { "an integer" }
+}
+
+extension Double: ExpressibleByArgument {
+    public init?(argument: String) {
+        // Double("nan") and Double("inf") parse, but no option of ours wants them.
+        guard let value = Double(argument), value.isFinite else { return nil }
+        self = value
+    }
+    public static var expectedValue: String { "a number" }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The root command, `pkgbuild`, and the entry points of the executable and of tests.
+public struct PkgBuild: CommandGroup {
+    /// Every top-level subcommand. Later commands add their type here.
+    public static let subcommands: [any Command.Type] = []
+
+    public static let configuration = CommandConfiguration(
+        name: "pkgbuild",
+        abstract: "Take a map area offline, and bring its edits home.",
+        discussion: """
+            Builds offline packages of basemap tiles (MBTiles) and feature layers \
+            (GeoPackage) for an area of interest, and syncs field edits back to the source.
+            """,
+        subcommands: subcommands,
+        version: PkgBuildVersion.current)
+
+    public init() {}
+
+    /// The executable's entry point: runs `arguments` (without the program name) on the real
+    /// stdout and stderr, with Ctrl-C turned into cancellation.
+    /// - Returns: the process exit code.
+    public static func main(arguments: [String]) -> Int32 {
+        let interrupts = InterruptHandler()
+        let context = CommandContext.process(cancellation: interrupts.cancellation)
+        return withExtendedLifetime(interrupts) {
+            CommandRunner.run(root: PkgBuild.self, arguments: arguments, context: context)
+        }
+    }
+}
+
+/// What an in-process run produced: the exit code and everything written.
+public struct CLIResult: Sendable {
+    public var exitCode: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs commands in-process with captured output, the way tests drive the command line.
+public enum CLI {
+    /// Runs `arguments` (without the program name) against `root` and captures its output.
+    ///
+    /// ```swift
+    /// let result = CLI.run(["tiles", "--area", "-170,52,-130,72", "out.pkg"])
+    /// #expect(result.exitCode == 0)
+    /// ```
+    public static func run(_ arguments: [String], root: any Command.Type = PkgBuild.self,
+                           environment: [String: String] = [:], isTerminal: Bool = false,
+                           cancellation: Cancellation = Cancellation()) -> CLIResult {
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let context = CommandContext(stdout: stdout, stderr: stderr, isTerminal: isTerminal,
+                                     environment: environment, cancellation: cancellation)
+        let code = CommandRunner.run(root: root, arguments: arguments, context: context)
+        return CLIResult(exitCode: code, stdout: stdout.text, stderr: stderr.text)
+    }
+}
