@@ -1,0 +1,25 @@
+/// The TilePackage module's one error type: what went wrong with tiles, in words a person
+/// can act on.
+public struct TilePackageError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The caller's input is wrong: a zoom range, a file that is not MBTiles, a bad
+        /// template, more tiles than allowed.
+        case invalidInput
+        /// A source broke a rule of its format (tiles outside their zoom's range, ...).
+        case invalidSource
+        /// Reading or writing a tile file failed.
+        case io
+        /// Tiles could not be fetched after all retries; the work in progress is kept.
+        case incomplete
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
