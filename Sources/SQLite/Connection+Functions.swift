@@ -1,0 +1,125 @@
+import CSQLite
+
+/// A scalar SQL function's Swift body: takes the call's arguments, returns its result, and
+/// throws to make the SQL statement fail with the error's description.
+public typealias SQLiteScalarFunction = ([SQLiteValue]) throws -> SQLiteValue
+
+/// Holds a function's Swift closure; SQLite keeps a retained pointer to it as the function's
+/// user data and releases it through the destructor when the function is replaced or the
+/// connection closes.
+final class FunctionBox {
+    let name: String
+    let body: SQLiteScalarFunction
+    init(name: String, body: @escaping SQLiteScalarFunction) {
+        self.name = name
+        self.body = body
+    }
+}
+
+extension Connection {
+    /// Registers (or replaces) a scalar SQL function on this connection.
+    ///
+    /// - Parameters:
+    ///   - name: the SQL name (case-insensitive in SQL).
+    ///   - argumentCount: the number of arguments, or nil for any number. Functions of the
+    ///     same name with different counts are separate functions.
+    ///   - deterministic: the same arguments always give the same result, so SQLite may use
+    ///     the function in indexes, CHECK constraints and generated columns and factor calls out.
+    ///   - innocuous: no side effects and no information leaks, so the function may run from
+    ///     triggers and views of a database whose schema is not trusted (`trusted_schema=OFF`).
+    ///   - body: the function; an error it throws fails the statement, with the error's
+    ///     description as SQLite's message (an ``SQLiteError`` keeps its code too).
+    /// - Throws: ``SQLiteError`` when SQLite refuses the registration (bad name or count,
+    ///   or a statement using the function is running).
+    public func createFunction(_ name: String, argumentCount: Int? = nil, deterministic: Bool = true,
+                               innocuous: Bool = false, _ body: @escaping SQLiteScalarFunction) throws {
+        var flags = SQLITE_UTF8
+        if deterministic { flags |= SQLITE_DETERMINISTIC }
+        if innocuous { flags |= SQLITE_INNOCUOUS }
+        let nArg = argumentCount.map { Int32(clamping: $0) } ?? -1
+
+        // Ownership: +1 retain handed to SQLite, given back by the destructor below. SQLite
+        // also calls the destructor when the registration itself fails.
+        let box = Unmanaged.passRetained(FunctionBox(name: name, body: body)).toOpaque()
+        let rc = sqlite3_create_function_v2(
+            handle, name, nArg, flags, box,
+            { context, argc, argv in
+                // The Swift object arrives through the user data pointer, not a captured closure.
+                guard let context, let userData = sqlite3_user_data(context) else { return }
+                let box = Unmanaged<FunctionBox>.fromOpaque(userData).takeUnretainedValue()
+                let arguments = (0..<Int(argc)).map { SQLiteValue(argv?[$0]) }
+                do {
+                    setResult(try box.body(arguments), on: context)
+                } catch let error as SQLiteError {
+                    sqlite3_result_error(context, error.message, -1)
+                    // After result_error, which resets the code to SQLITE_ERROR.
+                    sqlite3_result_error_code(context, error.extendedCode)
+                } catch {
+                    sqlite3_result_error(context, "\(box.name)(): \(error)", -1)
+                }
+            },
+            nil, nil,
+            { userData in
+                guard let userData else { return }
+                Unmanaged<FunctionBox>.fromOpaque(userData).release()
+            })
+        guard rc == SQLITE_OK else {
+            throw SQLiteError.last(handle, code: rc, sql: "function \(name)")
+        }
+    }
+
+    /// Removes a function registered with ``createFunction(_:argumentCount:deterministic:innocuous:_:)``.
+    public func removeFunction(_ name: String, argumentCount: Int? = nil) throws {
+        let nArg = argumentCount.map { Int32(clamping: $0) } ?? -1
+        let rc = sqlite3_create_function_v2(handle, name, nArg, SQLITE_UTF8, nil, nil, nil, nil, nil)
+        guard rc == SQLITE_OK else {
+            throw SQLiteError.last(handle, code: rc, sql: "function \(name)")
+        }
+    }
+}
+
+/// Hands a Swift value to SQLite as a function's result; SQLite copies text and blobs.
+private func setResult(_ value: SQLiteValue, on context: OpaquePointer) {
+    switch value {
+    case .null:
+        sqlite3_result_null(context)
+    case .integer(let v):
+        sqlite3_result_int64(context, v)
+    case .real(let v):
+        sqlite3_result_double(context, v)
+    case .text(let v):
+        v.withCString { sqlite3_result_text64(context, $0, UInt64(v.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8)) }
+    case .blob(let bytes):
+        if bytes.isEmpty {
+            sqlite3_result_zeroblob(context, 0)
+        } else {
+            bytes.withUnsafeBytes { sqlite3_result_blob64(context, $0.baseAddress, UInt64($0.count), csqlite_transient()) }
+        }
+    }
+}
+
+extension SQLiteValue {
+    /// Reads an argument of a function call (`sqlite3_value *`).
+    init(_ value: OpaquePointer?) {
+        guard let value else {
+            self = .null
+            return
+        }
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER:
+            self = .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT:
+            self = .real(sqlite3_value_double(value))
+        case SQLITE_TEXT:
+            let text = sqlite3_value_text(value)
+            let count = Int(sqlite3_value_bytes(value))
+            self = .text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? "")
+        case SQLITE_BLOB:
+            let bytes = sqlite3_value_blob(value)
+            let count = Int(sqlite3_value_bytes(value))
+            self = .blob(bytes.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: count)) } ?? [])
+        default:
+            self = .null
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import CSQLite
+
+/// A connection to one SQLite database (`sqlite3 *`), closed when the value is released.
+///
+/// - Important: A connection has one owner at a time: it is not `Sendable` and must not be
+///   used from two threads at once (it is opened without SQLite's own mutex). Parallel work
+///   opens its own connections; results cross threads as ``SQLiteValue``s.
+public final class Connection {
+    /// How a database file is opened.
+    public enum OpenMode: Sendable, Hashable {
+        /// Reads only; every write fails with `SQLITE_READONLY`. The file must exist.
+        case readOnly
+        /// Reads and writes; the file must exist.
+        case readWrite
+        /// Reads and writes; the file is created when missing.
+        case create
+    }
+
+    /// SQLite's journal modes (`PRAGMA journal_mode`).
+    public enum JournalMode: String, Sendable, Hashable {
+        case delete, truncate, persist, memory, wal, off
+    }
+
+    /// The C handle; owned by this object and closed in `deinit`.
+    let handle: OpaquePointer
+    /// The path (or URI) the connection was opened with.
+    public let path: String
+    /// Keeps the authorizer's Swift callback alive while SQLite holds a pointer to it.
+    var authorizerBox: AuthorizerBox?
+    /// Depth of `withTransaction` nesting, to name savepoints uniquely.
+    var savepointDepth = 0
+
+    /// Opens (or creates) a database.
+    /// - Parameters:
+    ///   - path: a file path, `":memory:"`, or a `file:` URI when `uri` is true.
+    ///   - mode: read-only, read-write, or create when missing.
+    ///   - uri: interpret `path` as an SQLite URI (`file:data.gpkg?immutable=1`).
+    ///   - busyTimeout: seconds to wait for another connection's lock before failing with
+    ///     `SQLITE_BUSY`; nil or 0 fails at once.
+    ///   - journalMode: set the journal mode after opening (`.wal` lets readers and one writer
+    ///     work at the same time); nil leaves the file's mode as it is.
+    /// - Throws: ``SQLiteError`` naming the path when the file cannot be opened, or when the
+    ///   journal mode cannot be set.
+    public init(path: String, mode: OpenMode = .create, uri: Bool = false,
+                busyTimeout: Double? = nil, journalMode: JournalMode? = nil) throws {
+        var flags: Int32
+        switch mode {
+        case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .readWrite: flags = SQLITE_OPEN_READWRITE
+        case .create: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        // One owner at a time (see the type's doc), so SQLite's per-connection mutex is not needed.
+        flags |= SQLITE_OPEN_NOMUTEX
+        if uri { flags |= SQLITE_OPEN_URI }
+
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            // A handle comes back even on failure (except out of memory) and must be closed.
+            let error = SQLiteError.last(db, code: rc, path: path)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        if let busyTimeout {
+            // Observers do not run for assignments in the type's own initializer.
+            self.busyTimeout = busyTimeout
+            applyBusyTimeout()
+        }
+        if let journalMode { try setJournalMode(journalMode) }
+    }
+
+    deinit {
+        sqlite3_set_authorizer(handle, nil, nil)
+        // Statements keep their connection alive, so none is left open here; close_v2 also runs
+        // the destructors of registered functions, releasing their Swift closures.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Seconds to wait for another connection's lock before a statement fails with
+    /// `SQLITE_BUSY` (0: fail at once).
+    public var busyTimeout: Double = 0 {
+        didSet { applyBusyTimeout() }
+    }
+
+    private func applyBusyTimeout() {
+        let milliseconds = busyTimeout.isNaN ? 0 : max(0, min(busyTimeout * 1000, Double(Int32.max)))
+        sqlite3_busy_timeout(handle, Int32(milliseconds))
+    }
+
+    /// Sets `PRAGMA journal_mode` and checks SQLite took it (WAL is refused for in-memory
+    /// databases, and cannot be entered on a read-only connection to a non-WAL file).
+    public func setJournalMode(_ mode: JournalMode) throws {
+        let sql = "PRAGMA journal_mode = \(mode.rawValue)"
+        let result = try scalar(sql)?.stringValue?.lowercased()
+        guard result == mode.rawValue else {
+            throw SQLiteError(extendedCode: SQLITE_ERROR,
+                              message: "journal mode stayed \(result ?? "unknown"), not \(mode.rawValue)",
+                              sql: sql, path: path)
+        }
+    }
+
+    /// The journal mode in effect.
+    public var journalMode: JournalMode? {
+        get throws {
+            try scalar("PRAGMA journal_mode")?.stringValue.flatMap { JournalMode(rawValue: $0.lowercased()) }
+        }
+    }
+
+    /// The rowid of the last successful INSERT on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE (not counting triggers' changes).
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Rows changed since the connection opened (triggers' changes included).
+    public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
+    /// True between BEGIN and COMMIT/ROLLBACK (SQLite is not in autocommit mode).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// True when the main database refuses writes (opened read-only, or a read-only file).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// Prepares one statement.
+    /// - Throws: ``SQLiteError`` with the SQL when it does not compile, or holds more than one statement.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// Runs one or more statements separated by semicolons, discarding any rows; stops at
+    /// the first failure, whose error carries the statement that failed.
+    public func execute(_ sql: String) throws {
+        try sql.withCString { start in
+            var next: UnsafePointer<CChar>? = start
+            while let current = next, current.pointee != 0 {
+                var stmt: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
+                let text = Self.text(from: current, to: tail)
+                guard rc == SQLITE_OK else {
+                    throw SQLiteError.last(handle, code: rc, sql: text)
+                }
+                next = tail
+                // Whitespace or a comment compiles to no statement.
+                guard let stmt else { continue }
+                defer { sqlite3_finalize(stmt) }
+                var step = sqlite3_step(stmt)
+                while step == SQLITE_ROW { step = sqlite3_step(stmt) }
+                guard step == SQLITE_DONE else {
+                    throw SQLiteError.last(handle, code: step, sql: text)
+                }
+            }
+        }
+    }
+
+    /// Runs one statement with positional arguments, discarding any rows.
+    public func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Runs one statement and returns all its rows: for small results (metadata, tests).
+    /// Use ``forEachRow(_:_:_:)`` to stream large ones.
+    public func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var rows: [[SQLiteValue]] = []
+        while let row = try statement.nextRow() { rows.append(row) }
+        return rows
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    public func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// Runs one statement and calls `body` for each row, reading it from the statement's
+    /// column getters; nothing is kept between rows, so memory does not grow with the result.
+    public func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [],
+                           _ body: (Statement) throws -> Void) throws {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        try statement.forEachRow(body)
+    }
+
+    /// The text between two pointers into the same C string (the statement prepare consumed).
+    static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
+        guard let end else { return String(cString: start) }
+        let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
+        return String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let first = firstIndex(where: { !isSpace($0) }),
+              let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

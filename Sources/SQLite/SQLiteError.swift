@@ -1,0 +1,70 @@
+import CSQLite
+
+/// The SQLite module's one error type: SQLite's result codes and message, and what was being
+/// done (the SQL, or the path being opened) so a person can act on it.
+///
+/// Its description reads like GRDB's:
+/// `SQLite error 19: NOT NULL constraint failed: parks.name - while executing "INSERT ..."`.
+public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The extended result code (`SQLITE_CONSTRAINT_NOTNULL` = 1299, ...). Its low byte is
+    /// the primary ``code``.
+    public var extendedCode: Int32
+    /// SQLite's message (`sqlite3_errmsg`), or the wrapper's when the wrapper refused the call.
+    public var message: String
+    /// The statement that failed, when a statement did.
+    public var sql: String?
+    /// The database file being opened, when opening failed.
+    public var path: String?
+
+    public init(extendedCode: Int32, message: String, sql: String? = nil, path: String? = nil) {
+        self.extendedCode = extendedCode
+        self.message = message
+        self.sql = sql
+        self.path = path
+    }
+
+    /// The primary result code (`SQLITE_CONSTRAINT` = 19, `SQLITE_BUSY` = 5, ...).
+    public var code: Int32 { extendedCode & 0xFF }
+
+    /// A UNIQUE, NOT NULL, CHECK, FOREIGN KEY or PRIMARY KEY constraint refused the change,
+    /// or a trigger called `RAISE(ABORT, ...)`.
+    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+
+    /// Another connection holds a lock this one needs (`SQLITE_BUSY`), after any busy timeout
+    /// ran out. Retrying later may succeed.
+    public var isBusy: Bool { code == SQLITE_BUSY }
+
+    /// A conflict inside this same connection (`SQLITE_LOCKED`), e.g. dropping a table a
+    /// running statement reads. Retrying without changing what the connection does will not help.
+    public var isLocked: Bool { code == SQLITE_LOCKED }
+
+    /// The database refuses writes (`SQLITE_READONLY`): opened read-only, or a read-only file.
+    public var isReadOnly: Bool { code == SQLITE_READONLY }
+
+    /// The file is not a database, or is damaged (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).
+    public var isNotADatabase: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+
+    public var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql { text += " - while executing \"\(sql)\"" }
+        if let path { text += " - while opening \"\(path)\"" }
+        return text
+    }
+}
+
+extension SQLiteError {
+    /// The error the connection last recorded, as SQLite words it.
+    static func last(_ db: OpaquePointer?, code: Int32, sql: String? = nil, path: String? = nil) -> SQLiteError {
+        // sqlite3_errmsg is valid for a NULL handle too ("out of memory"); the handle's extended
+        // code can lag behind `code` when the failure was not recorded on the handle.
+        let message = String(cString: sqlite3_errmsg(db))
+        let extended = db.map { sqlite3_extended_errcode($0) } ?? code
+        return SQLiteError(extendedCode: (extended & 0xFF) == (code & 0xFF) ? extended : code,
+                           message: message, sql: sql, path: path)
+    }
+
+    /// A call the wrapper refuses before SQLite sees it (unknown parameter name, ...).
+    static func misuse(_ message: String, sql: String? = nil) -> SQLiteError {
+        SQLiteError(extendedCode: SQLITE_MISUSE, message: message, sql: sql)
+    }
+}
