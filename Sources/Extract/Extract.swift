@@ -1,2 +1,0 @@
-/// Extract: plan/estimate/create an offline package for an area of interest.
-/// Filled by the offline package issue.

@@ -1,0 +1,244 @@
+import Foundation
+import Geometry
+import SQLite
+
+/// A table to create in data.gpkg, described as the source has it.
+public struct PackageTable: Sendable, Hashable {
+    public var name: String
+    /// `features` or `attributes`.
+    public var dataType: String
+    public var identifier: String?
+    public var description: String?
+    /// The source's `CREATE TABLE` statement, verbatim, so column types, NOT NULL, defaults,
+    /// UNIQUE and the globalid column come across as they are.
+    public var createSQL: String
+    /// Column names in table order.
+    public var columns: [String]
+    /// The integer primary key column (`fid`).
+    public var primaryKey: String
+    public var geometry: GeometryColumn?
+
+    public struct GeometryColumn: Sendable, Hashable {
+        public var name: String
+        /// As in gpkg_geometry_columns (`MULTIPOLYGON`).
+        public var typeName: String
+        public var srsID: Int64
+        public var z: Int
+        public var m: Int
+        public init(name: String, typeName: String, srsID: Int64, z: Int, m: Int) {
+            self.name = name
+            self.typeName = typeName
+            self.srsID = srsID
+            self.z = z
+            self.m = m
+        }
+    }
+
+    public init(name: String, dataType: String, identifier: String?, description: String?,
+                createSQL: String, columns: [String], primaryKey: String, geometry: GeometryColumn?) {
+        self.name = name
+        self.dataType = dataType
+        self.identifier = identifier
+        self.description = description
+        self.createSQL = createSQL
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.geometry = geometry
+    }
+
+    /// The R-tree's name (`rtree_<table>_<column>`), for feature tables.
+    public var rtreeName: String? { geometry.map { "rtree_\(name)_\($0.name)" } }
+}
+
+/// A row of the spatial reference system table.
+public struct SpatialReferenceRow: Sendable, Hashable {
+    public var srsID: Int64
+    public var name: String
+    public var organization: String
+    public var organizationCoordsysID: Int64
+    public var definition: String
+    public var description: String?
+    public init(srsID: Int64, name: String, organization: String, organizationCoordsysID: Int64,
+                definition: String, description: String?) {
+        self.srsID = srsID
+        self.name = name
+        self.organization = organization
+        self.organizationCoordsysID = organizationCoordsysID
+        self.definition = definition
+        self.description = description
+    }
+}
+
+/// Writes a fresh GeoPackage 1.3 (data.gpkg): the core `gpkg_*` tables as GDAL makes them
+/// (GDAL's validator compares their structure column by column), tables copied from the
+/// source, one R-tree per feature table with the GeoPackage 1.3 triggers, and contents
+/// extents equal to the written data's extents.
+///
+/// Rows go in through ``insert(_:envelope:)``; the R-tree is filled alongside, and its
+/// triggers are created only when a table is finished, so the bulk load does not call
+/// `ST_*` functions per row.
+///
+/// - Important: Not thread-safe; one writer thread owns it.
+public final class GeoPackageWriter {
+    public let path: String
+    let connection: Connection
+    private var current: (table: PackageTable, insert: Statement, rtree: Statement?)?
+    private var extent: Envelope?
+    private var rowCount = 0
+
+    /// Creates the file (which must not exist) with the core tables and the three required
+    /// spatial reference systems, and opens one transaction for the whole load.
+    public init(path: String) throws {
+        self.path = path
+        do {
+            connection = try Connection(path: path, mode: .create)
+            // A staging file is discarded on any failure, so the load needs no rollback journal.
+            try connection.execute("""
+                PRAGMA application_id = 1196444487;
+                PRAGMA user_version = 10300;
+                PRAGMA journal_mode = OFF;
+                PRAGMA synchronous = OFF;
+                BEGIN;
+                """)
+            try connection.execute(Self.coreSchema)
+        } catch let error as SQLiteError {
+            throw ExtractError(.output, "cannot create \(path): \(error)")
+        }
+    }
+
+    /// Adds a spatial reference system once (a second call with the same id is ignored).
+    public func addSpatialReferenceSystem(_ srs: SpatialReferenceRow) throws {
+        try connection.execute("""
+            INSERT OR IGNORE INTO gpkg_spatial_ref_sys
+                (srs_name, srs_id, organization, organization_coordsys_id, definition, description)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [.text(srs.name), .integer(srs.srsID), .text(srs.organization),
+                  .integer(srs.organizationCoordsysID), .text(srs.definition),
+                  srs.description.map { .text($0) } ?? .null])
+    }
+
+    /// Creates a table like the source's and registers it; rows follow with ``insert(_:envelope:)``
+    /// and the table ends with ``finishTable()``.
+    public func beginTable(_ table: PackageTable) throws {
+        precondition(current == nil, "finishTable() was not called")
+        try connection.execute(table.createSQL)
+        try connection.execute("""
+            INSERT INTO gpkg_contents (table_name, data_type, identifier, description, srs_id)
+            VALUES (?, ?, ?, ?, ?)
+            """, [.text(table.name), .text(table.dataType), .text(table.identifier ?? table.name),
+                  .text(table.description ?? ""), table.geometry.map { .integer($0.srsID) } ?? .null])
+        var rtree: Statement?
+        if let g = table.geometry, let rtreeName = table.rtreeName {
+            try connection.execute("""
+                INSERT INTO gpkg_geometry_columns (table_name, column_name, geometry_type_name, srs_id, z, m)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(table.name), .text(g.name), .text(g.typeName), .integer(g.srsID),
+                      .integer(Int64(g.z)), .integer(Int64(g.m))])
+            try connection.execute("""
+                CREATE VIRTUAL TABLE \(SQL.identifier(rtreeName)) USING rtree(id, minx, maxx, miny, maxy)
+                """)
+            try connection.execute("""
+                INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope)
+                VALUES (?, ?, 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')
+                """, [.text(table.name), .text(g.name)])
+            rtree = try connection.prepare("INSERT INTO \(SQL.identifier(rtreeName)) VALUES (?, ?, ?, ?, ?)")
+        }
+        let columns = table.columns.map(SQL.identifier).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+        let insert = try connection.prepare(
+            "INSERT INTO \(SQL.identifier(table.name)) (\(columns)) VALUES (\(marks))")
+        current = (table, insert, rtree)
+        extent = nil
+        rowCount = 0
+    }
+
+    /// Inserts one row of the current table, values in `PackageTable.columns` order (the
+    /// geometry already encoded as GeoPackage binary), with its envelope for the R-tree
+    /// (nil for a NULL or empty geometry, or an attribute row).
+    /// - Returns: the row's primary key.
+    @discardableResult
+    public func insert(_ values: [SQLiteValue], envelope: Envelope?) throws -> Int64 {
+        guard let current else { preconditionFailure("beginTable(_:) was not called") }
+        try current.insert.bind(values)
+        while try current.insert.step() {}
+        current.insert.reset()
+        let id = connection.lastInsertRowID
+        if let envelope, let rtree = current.rtree {
+            try rtree.bind([.integer(id), .real(envelope.minX), .real(envelope.maxX),
+                            .real(envelope.minY), .real(envelope.maxY)])
+            while try rtree.step() {}
+            rtree.reset()
+            if extent == nil { extent = envelope } else { extent!.expand(toInclude: envelope) }
+        }
+        rowCount += 1
+        return id
+    }
+
+    /// Ends the current table: the contents extent becomes the written data's extent (NULL
+    /// when nothing was written) and the R-tree triggers are created.
+    /// - Returns: the number of rows written and their extent.
+    @discardableResult
+    public func finishTable() throws -> (count: Int, extent: Envelope?) {
+        guard let current else { preconditionFailure("beginTable(_:) was not called") }
+        let table = current.table
+        self.current = nil
+        try connection.execute("""
+            UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
+                last_change = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+            WHERE table_name = ?
+            """, [extent.map { .real($0.minX) } ?? .null, extent.map { .real($0.minY) } ?? .null,
+                  extent.map { .real($0.maxX) } ?? .null, extent.map { .real($0.maxY) } ?? .null,
+                  .text(table.name)])
+        if let g = table.geometry, let rtreeName = table.rtreeName {
+            try connection.execute(Self.rtreeTriggers(table: table.name, column: g.name,
+                                                      primaryKey: table.primaryKey, rtree: rtreeName))
+        }
+        return (rowCount, extent)
+    }
+
+    /// Runs SQL in the package's transaction (metadata tables of other modules, copies of
+    /// constraints and relationships).
+    public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
+        if arguments.isEmpty { try connection.execute(sql) } else { try connection.execute(sql, arguments) }
+    }
+
+    /// The package's connection, for modules that add their own tables (change tracking,
+    /// replica state) in the same transaction before ``commit()``.
+    public var database: Connection { connection }
+
+    /// Commits the load and puts the file in its normal journal mode.
+    public func commit() throws {
+        try connection.execute("COMMIT")
+        try connection.execute("PRAGMA journal_mode = DELETE")
+    }
+
+    /// The GeoPackage 1.3 R-tree triggers (insert, update1-update4, delete), as GDAL 3.6
+    /// writes them: its validator rejects the 1.4 set (update5-update7).
+    static func rtreeTriggers(table: String, column: String, primaryKey: String, rtree: String) -> String {
+        let t = SQL.identifier(table), c = SQL.identifier(column), i = SQL.identifier(primaryKey)
+        let r = SQL.identifier(rtree)
+        let name = { (suffix: String) in SQL.identifier("\(rtree)_\(suffix)") }
+        let upsert = "INSERT OR REPLACE INTO \(r) VALUES (NEW.\(i),ST_MinX(NEW.\(c)), ST_MaxX(NEW.\(c)),ST_MinY(NEW.\(c)), ST_MaxY(NEW.\(c)));"
+        return """
+            CREATE TRIGGER \(name("insert")) AFTER INSERT ON \(t) WHEN (new.\(c) NOT NULL AND NOT ST_IsEmpty(NEW.\(c))) BEGIN \(upsert) END;
+            CREATE TRIGGER \(name("update1")) AFTER UPDATE OF \(c) ON \(t) WHEN OLD.\(i) = NEW.\(i) AND (NEW.\(c) NOTNULL AND NOT ST_IsEmpty(NEW.\(c))) BEGIN \(upsert) END;
+            CREATE TRIGGER \(name("update2")) AFTER UPDATE OF \(c) ON \(t) WHEN OLD.\(i) = NEW.\(i) AND (NEW.\(c) ISNULL OR ST_IsEmpty(NEW.\(c))) BEGIN DELETE FROM \(r) WHERE id = OLD.\(i); END;
+            CREATE TRIGGER \(name("update3")) AFTER UPDATE ON \(t) WHEN OLD.\(i) != NEW.\(i) AND (NEW.\(c) NOTNULL AND NOT ST_IsEmpty(NEW.\(c))) BEGIN DELETE FROM \(r) WHERE id = OLD.\(i); \(upsert) END;
+            CREATE TRIGGER \(name("update4")) AFTER UPDATE ON \(t) WHEN OLD.\(i) != NEW.\(i) AND (NEW.\(c) ISNULL OR ST_IsEmpty(NEW.\(c))) BEGIN DELETE FROM \(r) WHERE id IN (OLD.\(i), NEW.\(i)); END;
+            CREATE TRIGGER \(name("delete")) AFTER DELETE ON \(t) WHEN old.\(c) NOT NULL BEGIN DELETE FROM \(r) WHERE id = OLD.\(i); END;
+            """
+    }
+
+    /// The core tables, with the exact column declarations GDAL 3.6 writes, and the three
+    /// spatial reference systems every GeoPackage must hold.
+    static let coreSchema = """
+        CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL,srs_id INTEGER NOT NULL PRIMARY KEY,organization TEXT NOT NULL,organization_coordsys_id INTEGER NOT NULL,definition  TEXT NOT NULL,description TEXT);
+        CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY,data_type TEXT NOT NULL,identifier TEXT UNIQUE,description TEXT DEFAULT '',last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),min_x DOUBLE, min_y DOUBLE,max_x DOUBLE, max_y DOUBLE,srs_id INTEGER,CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
+        CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL,column_name TEXT NOT NULL,geometry_type_name TEXT NOT NULL,srs_id INTEGER NOT NULL,z TINYINT NOT NULL,m TINYINT NOT NULL,CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),CONSTRAINT uk_gc_table_name UNIQUE (table_name),CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));
+        CREATE TABLE gpkg_extensions (table_name TEXT,column_name TEXT,extension_name TEXT NOT NULL,definition TEXT NOT NULL,scope TEXT NOT NULL,CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
+        INSERT INTO gpkg_spatial_ref_sys (srs_name, srs_id, organization, organization_coordsys_id, definition, description) VALUES
+            ('Undefined Cartesian SRS', -1, 'NONE', -1, 'undefined', 'undefined Cartesian coordinate reference system'),
+            ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system'),
+            ('WGS 84 geodetic', 4326, 'EPSG', 4326, 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]', 'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');
+        """
+}

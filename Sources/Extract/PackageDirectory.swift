@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The package directory being built: everything is written under `AREA.pkg.partial` beside
+/// the output and renamed into place only when complete, so no reader ever sees half a package
+/// under the final name.
+///
+/// An interrupted run leaves the `.partial` directory with a `build.json` naming the request it
+/// belongs to. A re-run of the same request resumes it (the basemap keeps the tiles already
+/// written; data.gpkg is always extracted afresh, because one consistent generation of the
+/// source must be read in one transaction); a different request discards it.
+public struct PackageDirectory: Sendable {
+    public static let stateFileName = "build.json"
+    public static let dataFileName = "data.gpkg"
+    public static let basemapFileName = "basemap.mbtiles"
+
+    /// Where the package will be.
+    public let finalURL: URL
+    /// Where it is built.
+    public let stagingURL: URL
+    /// True when a previous run of the same request left work here that this run continues.
+    public let resumed: Bool
+
+    public var dataURL: URL { stagingURL.appendingPathComponent(Self.dataFileName) }
+    public var basemapURL: URL { stagingURL.appendingPathComponent(Self.basemapFileName) }
+    public var manifestURL: URL { stagingURL.appendingPathComponent(PackageManifest.fileName) }
+
+    /// The staging directory used for an output path.
+    public static func stagingURL(for output: URL) -> URL {
+        output.deletingLastPathComponent()
+            .appendingPathComponent(output.lastPathComponent + ".partial")
+    }
+
+    /// Checks that the output may be written, without touching anything.
+    /// - Throws: `ExtractError` (`.output`) when the output exists and `force` is false, or
+    ///   when its parent directory does not exist.
+    public static func checkOutput(_ output: URL, force: Bool) throws {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: output.path) && !force {
+            throw ExtractError(.output, "\(output.path) already exists; pass --force to replace it")
+        }
+        var isDirectory: ObjCBool = false
+        let parent = output.deletingLastPathComponent()
+        guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ExtractError(.output, "cannot write \(output.path): directory \(parent.path) does not exist")
+        }
+    }
+
+    /// Opens the staging directory for a request, resuming or discarding what an earlier run left.
+    /// - Parameters:
+    ///   - output: the final package path (`AREA.pkg`).
+    ///   - fingerprint: identifies the request (same arguments, same source): equal fingerprints
+    ///     resume, different ones discard.
+    ///   - force: whether an existing package may be replaced.
+    public static func open(output: URL, fingerprint: String, force: Bool) throws -> PackageDirectory {
+        try checkOutput(output, force: force)
+        let fm = FileManager.default
+        let staging = stagingURL(for: output)
+        let state = staging.appendingPathComponent(stateFileName)
+        var resumed = false
+        if fm.fileExists(atPath: staging.path) {
+            let previous = (try? String(contentsOf: state, encoding: .utf8)) ?? ""
+            if previous == fingerprint {
+                resumed = true
+                // data.gpkg is never resumed: a fresh read transaction gives one generation.
+                for name in [dataFileName, dataFileName + "-journal", dataFileName + "-wal",
+                             dataFileName + "-shm", PackageManifest.fileName] {
+                    try? fm.removeItem(at: staging.appendingPathComponent(name))
+                }
+            } else {
+                do { try fm.removeItem(at: staging) } catch {
+                    throw ExtractError(.output, "cannot discard the unfinished build \(staging.path): "
+                        + error.localizedDescription)
+                }
+            }
+        }
+        do {
+            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch where resumed {
+            // Resuming: the directory is already there.
+        } catch {
+            throw ExtractError(.output, "cannot create \(staging.path): \(error.localizedDescription)")
+        }
+        do {
+            try Data(fingerprint.utf8).write(to: state, options: .atomic)
+        } catch {
+            throw ExtractError(.output, "cannot write \(state.path): \(error.localizedDescription)")
+        }
+        return PackageDirectory(finalURL: output, stagingURL: staging, resumed: resumed)
+    }
+
+    /// Throws away the work in progress (after a failure that should not be resumed).
+    public func discard() {
+        try? FileManager.default.removeItem(at: stagingURL)
+    }
+
+    /// Moves the finished package into place: a rename when nothing is there, an atomic
+    /// exchange with the old package when replacing one (`--force`), the old one then removed.
+    public func commit() throws {
+        let fm = FileManager.default
+        try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.stateFileName))
+        if fm.fileExists(atPath: finalURL.path) {
+            if Self.exchange(stagingURL.path, finalURL.path) {
+                try? fm.removeItem(at: stagingURL)  // now holds the old package
+                return
+            }
+            // No atomic exchange on this filesystem: move the old package aside first, so
+            // there is always either the old or the new package to recover.
+            let aside = finalURL.deletingLastPathComponent()
+                .appendingPathComponent(finalURL.lastPathComponent + ".old-\(UUID().uuidString.prefix(8))")
+            do {
+                try fm.moveItem(at: finalURL, to: aside)
+                try fm.moveItem(at: stagingURL, to: finalURL)
+            } catch {
+                throw ExtractError(.output, "cannot replace \(finalURL.path): \(error.localizedDescription)")
+            }
+            try? fm.removeItem(at: aside)
+            return
+        }
+        guard rename(stagingURL.path, finalURL.path) == 0 else {
+            throw ExtractError(.output, "cannot rename \(stagingURL.path) to \(finalURL.path): "
+                + String(cString: strerror(errno)))
+        }
+    }
+
+    /// `renameat2(RENAME_EXCHANGE)`: Swift's Glibc module does not declare it, so it is looked
+    /// up at run time. False when the call or the filesystem does not support it.
+    private static func exchange(_ a: String, _ b: String) -> Bool {
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let atFDCWD: Int32 = -100
+        let renameExchange: UInt32 = 2
+        return renameat2(atFDCWD, a, atFDCWD, b, renameExchange) == 0
+    }
+}

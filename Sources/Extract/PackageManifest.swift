@@ -1,0 +1,159 @@
+import Foundation
+
+/// manifest.json: the package as built. It describes; the sync state inside data.gpkg is the
+/// authority. Never holds credentials or URL query strings.
+public struct PackageManifest: Sendable, Hashable, Codable {
+    /// The one format this code writes and reads.
+    public static let currentFormatVersion = 1
+    public static let fileName = "manifest.json"
+
+    public var formatVersion: Int
+    public var tool: Tool
+    /// ISO 8601, UTC.
+    public var created: String
+    public var replicaID: String
+    public var source: Source
+    public var area: Area
+    public var layers: [Layer]
+    public var tiles: Tiles?
+    /// Files of the package directory, by name, with their size in bytes when built.
+    public var files: [String: Int64]
+
+    public struct Tool: Sendable, Hashable, Codable {
+        public var name: String
+        public var version: String
+        public init(name: String, version: String) {
+            self.name = name
+            self.version = version
+        }
+    }
+
+    /// Where the features came from: a file name and path for a local geodatabase, the
+    /// generation that the one read transaction saw.
+    public struct Source: Sendable, Hashable, Codable {
+        public var kind: String
+        public var location: String
+        public var generation: Int64?
+        public init(kind: String, location: String, generation: Int64?) {
+            self.kind = kind
+            self.location = location
+            self.generation = generation
+        }
+    }
+
+    /// The area of interest: a GeoJSON geometry in EPSG:4326, and the area as given.
+    public struct Area: Sendable, Hashable, Codable {
+        public var geojson: JSONValue
+        public var wkt: String
+        public var crs: String
+        public init(geojson: JSONValue, wkt: String, crs: String) {
+            self.geojson = geojson
+            self.wkt = wkt
+            self.crs = crs
+        }
+    }
+
+    /// One table of data.gpkg and how it was cut.
+    public struct Layer: Sendable, Hashable, Codable {
+        public var name: String
+        /// `features` or `attributes` (gpkg_contents' data_type).
+        public var dataType: String
+        public var geometryType: String?
+        /// `EPSG:n` when the CRS has an EPSG code, otherwise the GeoPackage srs_id.
+        public var crs: String?
+        public var count: Int
+        public var cut: LayerCut
+        public init(name: String, dataType: String, geometryType: String?, crs: String?,
+                    count: Int, cut: LayerCut) {
+            self.name = name
+            self.dataType = dataType
+            self.geometryType = geometryType
+            self.crs = crs
+            self.count = count
+            self.cut = cut
+        }
+    }
+
+    public struct Tiles: Sendable, Hashable, Codable {
+        public var file: String
+        public var minZoom: Int
+        public var maxZoom: Int
+        public var count: Int
+        /// The tile source without credentials or a query string.
+        public var source: String
+        public init(file: String, minZoom: Int, maxZoom: Int, count: Int, source: String) {
+            self.file = file
+            self.minZoom = minZoom
+            self.maxZoom = maxZoom
+            self.count = count
+            self.source = source
+        }
+    }
+
+    public init(formatVersion: Int = PackageManifest.currentFormatVersion, tool: Tool, created: String,
+                replicaID: String, source: Source, area: Area, layers: [Layer], tiles: Tiles?,
+                files: [String: Int64]) {
+        self.formatVersion = formatVersion
+        self.tool = tool
+        self.created = created
+        self.replicaID = replicaID
+        self.source = source
+        self.area = area
+        self.layers = layers
+        self.tiles = tiles
+        self.files = files
+    }
+
+    /// Pretty, key-sorted JSON, so two builds of the same thing differ only where they must.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Reads a manifest.
+    /// - Throws: `ExtractError` (`.package`) naming the file when it is missing, not JSON or of
+    ///   another format version.
+    public static func read(from url: URL) throws -> PackageManifest {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ExtractError(.package, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        let manifest: PackageManifest
+        do { manifest = try JSONDecoder().decode(PackageManifest.self, from: data) } catch {
+            throw ExtractError(.package, "\(url.path) is not a package manifest: \(error)")
+        }
+        guard manifest.formatVersion == currentFormatVersion else {
+            throw ExtractError(.package, "\(url.path) has package format version \(manifest.formatVersion); "
+                + "this pkgbuild reads version \(currentFormatVersion)")
+        }
+        return manifest
+    }
+}
+
+/// How a layer was cut at build time; sync treats such layers differently (clipped layers are
+/// download-only, reprojected ones transform edits back).
+public struct LayerCut: Sendable, Hashable, Codable {
+    /// Geometries were cut to the area (`--clip`).
+    public var clipped: Bool
+    /// Rows were filtered by a `--where` expression (the expression).
+    public var filter: String?
+    /// Geometries were reprojected from the source CRS (the source CRS).
+    public var reprojectedFrom: String?
+    /// Only the table's schema was copied (`--schema-only`).
+    public var schemaOnly: Bool
+    /// Rows were chosen by area; false for attribute tables taken whole.
+    public var spatial: Bool
+    /// Rows outside the area were added because they are related to rows inside it.
+    public var relatedRows: Int
+
+    public init(clipped: Bool = false, filter: String? = nil, reprojectedFrom: String? = nil,
+                schemaOnly: Bool = false, spatial: Bool = false, relatedRows: Int = 0) {
+        self.clipped = clipped
+        self.filter = filter
+        self.reprojectedFrom = reprojectedFrom
+        self.schemaOnly = schemaOnly
+        self.spatial = spatial
+        self.relatedRows = relatedRows
+    }
+}
