@@ -74,17 +74,30 @@ public struct SpatialReferenceRow: Sendable, Hashable {
 /// source, one R-tree per feature table with the GeoPackage 1.3 triggers, and contents
 /// extents equal to the written data's extents.
 ///
-/// Rows go in through ``insert(_:envelope:)``; the R-tree is filled alongside, and its
-/// triggers are created only when a table is finished, so the bulk load does not call
-/// `ST_*` functions per row.
+/// Tables are created with ``createTable(_:)``; rows go in with ``insert(into:_:envelope:)``,
+/// in any order across tables (related rows are appended after the area's rows). The R-tree
+/// is filled alongside, and its triggers are created by ``finish()``, so the bulk load does
+/// not call `ST_*` functions per row.
 ///
 /// - Important: Not thread-safe; one writer thread owns it.
 public final class GeoPackageWriter {
     public let path: String
     let connection: Connection
-    private var current: (table: PackageTable, insert: Statement, rtree: Statement?)?
-    private var extent: Envelope?
-    private var rowCount = 0
+    private var tables: [String: TableState] = [:]
+    private var order: [String] = []
+
+    private final class TableState {
+        let table: PackageTable
+        let insert: Statement
+        let rtree: Statement?
+        var extent: Envelope?
+        var count = 0
+        init(table: PackageTable, insert: Statement, rtree: Statement?) {
+            self.table = table
+            self.insert = insert
+            self.rtree = rtree
+        }
+    }
 
     /// Creates the file (which must not exist) with the core tables and the three required
     /// spatial reference systems, and opens one transaction for the whole load.
@@ -117,10 +130,10 @@ public final class GeoPackageWriter {
                   srs.description.map { .text($0) } ?? .null])
     }
 
-    /// Creates a table like the source's and registers it; rows follow with ``insert(_:envelope:)``
-    /// and the table ends with ``finishTable()``.
-    public func beginTable(_ table: PackageTable) throws {
-        precondition(current == nil, "finishTable() was not called")
+    /// Creates a table like the source's and registers it in gpkg_contents (and, for
+    /// features, gpkg_geometry_columns, its R-tree and the R-tree extension row).
+    public func createTable(_ table: PackageTable) throws {
+        precondition(tables[table.name] == nil, "table \(table.name) created twice")
         try connection.execute(table.createSQL)
         try connection.execute("""
             INSERT INTO gpkg_contents (table_name, data_type, identifier, description, srs_id)
@@ -147,53 +160,52 @@ public final class GeoPackageWriter {
         let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
         let insert = try connection.prepare(
             "INSERT INTO \(SQL.identifier(table.name)) (\(columns)) VALUES (\(marks))")
-        current = (table, insert, rtree)
-        extent = nil
-        rowCount = 0
+        tables[table.name] = TableState(table: table, insert: insert, rtree: rtree)
+        order.append(table.name)
     }
 
-    /// Inserts one row of the current table, values in `PackageTable.columns` order (the
-    /// geometry already encoded as GeoPackage binary), with its envelope for the R-tree
-    /// (nil for a NULL or empty geometry, or an attribute row).
-    /// - Returns: the row's primary key.
-    @discardableResult
-    public func insert(_ values: [SQLiteValue], envelope: Envelope?) throws -> Int64 {
-        guard let current else { preconditionFailure("beginTable(_:) was not called") }
-        try current.insert.bind(values)
-        while try current.insert.step() {}
-        current.insert.reset()
-        let id = connection.lastInsertRowID
-        if let envelope, let rtree = current.rtree {
-            try rtree.bind([.integer(id), .real(envelope.minX), .real(envelope.maxX),
+    /// Inserts one row, values in `PackageTable.columns` order (the geometry already encoded
+    /// as GeoPackage binary), with its envelope for the R-tree (nil for a NULL or empty
+    /// geometry, or an attribute row).
+    public func insert(into tableName: String, _ values: [SQLiteValue], envelope: Envelope?) throws {
+        guard let state = tables[tableName] else { preconditionFailure("table \(tableName) not created") }
+        try state.insert.bind(values)
+        while try state.insert.step() {}
+        state.insert.reset()
+        if let envelope, let rtree = state.rtree {
+            try rtree.bind([.integer(connection.lastInsertRowID), .real(envelope.minX), .real(envelope.maxX),
                             .real(envelope.minY), .real(envelope.maxY)])
             while try rtree.step() {}
             rtree.reset()
-            if extent == nil { extent = envelope } else { extent!.expand(toInclude: envelope) }
+            if state.extent == nil { state.extent = envelope } else { state.extent!.expand(toInclude: envelope) }
         }
-        rowCount += 1
-        return id
+        state.count += 1
     }
 
-    /// Ends the current table: the contents extent becomes the written data's extent (NULL
-    /// when nothing was written) and the R-tree triggers are created.
-    /// - Returns: the number of rows written and their extent.
-    @discardableResult
-    public func finishTable() throws -> (count: Int, extent: Envelope?) {
-        guard let current else { preconditionFailure("beginTable(_:) was not called") }
-        let table = current.table
-        self.current = nil
-        try connection.execute("""
-            UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
-                last_change = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-            WHERE table_name = ?
-            """, [extent.map { .real($0.minX) } ?? .null, extent.map { .real($0.minY) } ?? .null,
-                  extent.map { .real($0.maxX) } ?? .null, extent.map { .real($0.maxY) } ?? .null,
-                  .text(table.name)])
-        if let g = table.geometry, let rtreeName = table.rtreeName {
-            try connection.execute(Self.rtreeTriggers(table: table.name, column: g.name,
-                                                      primaryKey: table.primaryKey, rtree: rtreeName))
+    /// Rows written so far and their extent, per table.
+    public func summary(of tableName: String) -> (count: Int, extent: Envelope?) {
+        guard let state = tables[tableName] else { return (0, nil) }
+        return (state.count, state.extent)
+    }
+
+    /// Ends the load of every table: contents extents become the written data's extents
+    /// (NULL when nothing was written) and the R-tree triggers are created.
+    public func finish() throws {
+        for name in order {
+            guard let state = tables[name] else { continue }
+            let e = state.extent
+            try connection.execute("""
+                UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
+                    last_change = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                WHERE table_name = ?
+                """, [e.map { .real($0.minX) } ?? .null, e.map { .real($0.minY) } ?? .null,
+                      e.map { .real($0.maxX) } ?? .null, e.map { .real($0.maxY) } ?? .null, .text(name)])
+            if let g = state.table.geometry, let rtreeName = state.table.rtreeName {
+                try connection.execute(Self.rtreeTriggers(table: name, column: g.name,
+                                                          primaryKey: state.table.primaryKey, rtree: rtreeName))
+            }
         }
-        return (rowCount, extent)
+        tables = [:]
     }
 
     /// Runs SQL in the package's transaction (metadata tables of other modules, copies of

@@ -19,7 +19,7 @@ import TestSupport
                                  geometry: .init(name: "geom", typeName: "MULTIPOLYGON", srsID: 4326, z: 0, m: 0))
         let path = dir.path("data.gpkg")
         let writer = try GeoPackageWriter(path: path)
-        try writer.beginTable(table)
+        try writer.createTable(table)
         let rows = try source.query("""
             SELECT p.*, r.minx, r.maxx, r.miny, r.maxy FROM parks p JOIN rtree_parks_geom r ON r.id = p.fid
             """)
@@ -27,9 +27,10 @@ import TestSupport
             let n = columns.count
             let e = Envelope(minX: row[n].doubleValue!, minY: row[n + 2].doubleValue!,
                              maxX: row[n + 1].doubleValue!, maxY: row[n + 3].doubleValue!)
-            try writer.insert(Array(row[0..<n]), envelope: e)
+            try writer.insert(into: "parks", Array(row[0..<n]), envelope: e)
         }
-        let (count, extent) = try writer.finishTable()
+        let (count, extent) = writer.summary(of: "parks")
+        try writer.finish()
         try writer.commit()
         #expect(count == 13)
         #expect(extent != nil)
