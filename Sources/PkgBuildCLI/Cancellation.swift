@@ -49,7 +49,12 @@ public final class InterruptHandler: @unchecked Sendable {
             }
             cancellation.cancel()
         }
+        // resume() registers the source asynchronously; a signal arriving before that is lost
+        // (its disposition is SIG_IGN), so wait until the source is listening.
+        let registered = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { registered.signal() }
         source.resume()
+        registered.wait()
     }
 
     deinit {

@@ -1,6 +1,28 @@
 import Foundation
 
 /// The root command, `pkgbuild`, and the entry points of the executable and of tests.
+///
+/// Adding a command:
+/// 1. A type conforming to `Command` in `Commands/<Name>Command.swift`: its `configuration`
+///    declares name, abstract and arguments (`.option`, `.repeatingOption`, `.flag`,
+///    `.positional`); `init(_:)` reads typed values (`try arguments.required("area",
+///    as: String.self)`, `arguments.flag("dry-run")`, `try arguments.values("layer")`) and
+///    throws `UsageError` for values that make no sense; `run(_:)` does the work,
+///    synchronously.
+/// 2. Add the type to `PkgBuild.subcommands`, or to a `CommandGroup`'s `subcommands`
+///    (`source` holds `enable`, `status`, ...).
+///
+/// Output goes through the `CommandContext`: `print` for data (stdout), `printError` and
+/// `warn` for diagnostics (stderr), `JSONValue` for `--json`, `TextTable` for tables,
+/// `ProgressBar` for progress (drawn only on a terminal). Long loops poll
+/// `context.isCancelled` or call `try context.checkCancellation()` so Ctrl-C stops cleanly.
+///
+/// Errors: throw the module's own error for a failure (`Error: <description>`, exit 1);
+/// conform an error to `ExitCodeProviding` for another code; throw `ExitCode.conflicts` to
+/// end with 2 after printing a report. Usage errors exit 64 with the usage line.
+///
+/// Tests: `CLI.run(["tiles", "--area", "-170,52,-130,72", ...])` returns the exit code,
+/// stdout and stderr.
 public struct PkgBuild: CommandGroup {
     /// Every top-level subcommand. Later commands add their type here.
     public static let subcommands: [any Command.Type] = []
