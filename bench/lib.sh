@@ -1,0 +1,58 @@
+# Helpers shared by the workloads: timing with medians, peak memory, the result table.
+# Sourced by bench/run; expects RUNS and WORK.
+
+ROWS=()                      # "workload|contender|median seconds|peak MiB|note"
+declare -A BASELINE_SECONDS  # workload -> median seconds of its floor
+
+# measure WORKLOAD CONTENDER RUNS [--floor] [--prepare 'shell cmd'] -- command args...
+# Runs the command RUNS times (the prepare command before each run, untimed), and records
+# the median wall time and the largest peak resident memory seen (/usr/bin/time %M).
+measure() {
+    local workload=$1 contender=$2 runs=$3
+    shift 3
+    local floor=0 prepare=":"
+    while [[ $1 != "--" ]]; do
+        case $1 in
+            --floor) floor=1; shift ;;
+            --prepare) prepare=$2; shift 2 ;;
+            *) echo "measure: unknown option $1" >&2; return 1 ;;
+        esac
+    done
+    shift
+    local times=() peak=0 i stats
+    for ((i = 0; i < runs; i++)); do
+        eval "$prepare"
+        stats=$(mktemp)
+        if ! /usr/bin/time -f "%e %M" -o "$stats" "$@" >"$WORK/last.out" 2>"$WORK/last.err"; then
+            echo "bench: $workload / $contender failed:" >&2
+            tail -5 "$WORK/last.err" >&2
+            rm -f "$stats"
+            ROWS+=("$workload|$contender|failed||")
+            return 0
+        fi
+        read -r secs kib < <(tail -1 "$stats")
+        rm -f "$stats"
+        times+=("$secs")
+        ((kib > peak)) && peak=$kib
+        echo "bench: $workload / $contender run $((i + 1))/$runs: ${secs}s, $((kib / 1024)) MiB" >&2
+    done
+    local median
+    median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
+    ((floor)) && BASELINE_SECONDS[$workload]=$median
+    ROWS+=("$workload|$contender|$median|$((peak / 1024))|")
+}
+
+print_table() {
+    printf '\n%-22s %-28s %10s %10s %12s\n' "workload" "contender" "median s" "peak MiB" "x floor"
+    printf '%s\n' "------------------------------------------------------------------------------------"
+    local row workload contender secs mib ratio base
+    for row in "${ROWS[@]}"; do
+        IFS='|' read -r workload contender secs mib _ <<<"$row"
+        base=${BASELINE_SECONDS[$workload]:-}
+        ratio=""
+        if [[ -n $base && $secs != failed ]]; then
+            ratio=$(awk -v s="$secs" -v b="$base" 'BEGIN { if (b > 0) printf "%.2f", s / b; else print "-" }')
+        fi
+        printf '%-22s %-28s %10s %10s %12s\n' "$workload" "$contender" "$secs" "$mib" "$ratio"
+    done
+}
