@@ -1,0 +1,21 @@
+import Geometry
+
+extension TileCoverage {
+    /// The longest edge, in degrees, a lon/lat area keeps before it goes to Web Mercator:
+    /// about a kilometre, far below a tile at any zoom where the curve would show.
+    public static let densifyDegrees = 0.01
+
+    /// The coverage of a polygonal area given in lon/lat degrees (EPSG:4326, x = longitude).
+    /// Its edges are straight in degrees, so they are densified before the exact spherical
+    /// Mercator formulas take them to metres; then the quadtree walk asks GEOS.
+    /// - Throws: `GeometryError` from GEOS, `CancellationError` when `isCancelled` says so.
+    public init(lonLatArea area: Geometry, zooms: ClosedRange<Int>, context: GEOSContext,
+                isCancelled: () -> Bool = { false }) throws {
+        let mercator = area.densified(maxSegmentLength: TileCoverage.densifyDegrees).mapCoordinates { c in
+            let m = WebMercator.mercator(lon: c.x, lat: c.y)
+            return Coordinate(m.x, m.y)
+        }
+        try self.init(classifier: PreparedAreaClassifier(mercatorArea: mercator, context: context),
+                      zooms: zooms, isCancelled: isCancelled)
+    }
+}
