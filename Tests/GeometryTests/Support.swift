@@ -96,3 +96,63 @@ struct GDALWKBFixture: Sendable, CustomStringConvertible {
 func sameBits(_ a: Geometry, _ b: Geometry) -> Bool {
     a.wkb() == b.wkb()
 }
+
+/// The features of a CSV written by `ogr2ogr -f CSV -lco GEOMETRY=AS_WKT` with a
+/// `feature_id` column: (fid, GDAL's WKT).
+func gdalWKTFixture(_ name: String) throws -> [(fid: Int, wkt: String)] {
+    let text = try String(contentsOf: TestData.fixture(name), encoding: .utf8)
+    return try text.split(separator: "\n").dropFirst().map { line in
+        // "WKT","fid"
+        guard let split = line.range(of: "\",\""), let fid = Int(line[split.upperBound...].dropLast()) else {
+            throw TestFailure("bad CSV line in \(name): \(line.prefix(60))")
+        }
+        return (fid, String(line[line.index(after: line.startIndex)..<split.lowerBound]))
+    }
+}
+
+/// Same structure and ordinates, every number within `relative` (GDAL prints 15 digits).
+func approximatelyEqual(_ a: Geometry, _ b: Geometry, relative: Double = 1e-12) -> Bool {
+    let zero = { (c: Coordinate) in Coordinate(x: 0, y: 0, z: c.z.map { _ in 0 }, m: c.m.map { _ in 0 }) }
+    guard a.mapCoordinates(zero) == b.mapCoordinates(zero) else { return false }
+    var first: [Double] = []
+    a.forEachCoordinate { first += [$0.x, $0.y, $0.z ?? 0, $0.m ?? 0] }
+    var i = 0, ok = true
+    b.forEachCoordinate { c in
+        for v in [c.x, c.y, c.z ?? 0, c.m ?? 0] {
+            if abs(first[i] - v) > relative * max(1, abs(v)) { ok = false }
+            i += 1
+        }
+    }
+    return ok
+}
+
+/// Equal except that any ring may run the other way.
+func equalUpToOrientation(_ a: Geometry, _ b: Geometry) -> Bool {
+    func rings(_ p: Polygon, _ q: Polygon) -> Bool {
+        p.rings.count == q.rings.count && zip(p.rings, q.rings).allSatisfy { $0 == $1 || $0 == $1.reversed() }
+    }
+    switch (a, b) {
+    case (.polygon(let p), .polygon(let q)): return rings(p, q)
+    case (.multiPolygon(let p), .multiPolygon(let q)):
+        return p.polygons.count == q.polygons.count && zip(p.polygons, q.polygons).allSatisfy(rings)
+    case (.geometryCollection(let p), .geometryCollection(let q)):
+        return p.geometries.count == q.geometries.count && zip(p.geometries, q.geometries).allSatisfy(equalUpToOrientation)
+    default: return a == b
+    }
+}
+
+/// Geometries with Z and M to push through every codec.
+let dimensionSamples: [Geometry] = [
+    .point(Point(x: 1, y: 2, z: 3, m: 4)),
+    .point(Point(x: -0.1, y: 1e-300, z: 2.5)),
+    .point(Point(x: 1, y: 2, m: 7)),
+    .lineString(LineString([Coordinate(x: 0, y: 0, m: 10), Coordinate(x: 1, y: 1, m: 20.5)])),
+    .lineString(LineString([Coordinate(x: 0, y: 0, z: 1, m: 10), Coordinate(x: 1.0000000000000002, y: 1, z: 2, m: 20)])),
+    .polygon(Polygon([[Coordinate(x: 0, y: 0, z: 1), Coordinate(x: 10, y: 0, z: 2), Coordinate(x: 10, y: 10, z: 3), Coordinate(x: 0, y: 0, z: 1)]])),
+    .multiPoint(MultiPoint([Point(x: 1, y: 2, z: 3), Point(x: 4, y: 5, z: 6)])),
+    .multiLineString(MultiLineString([LineString([Coordinate(x: 0, y: 0, m: 1), Coordinate(x: 1, y: 1, m: 2)])])),
+    .multiPolygon(MultiPolygon([Polygon([[Coordinate(x: 0, y: 0, z: 1, m: 2), Coordinate(x: 1, y: 0, z: 3, m: 4),
+                                          Coordinate(x: 1, y: 1, z: 5, m: 6), Coordinate(x: 0, y: 0, z: 1, m: 2)]])])),
+    .geometryCollection(GeometryCollection([.point(Point(x: 1, y: 2, z: 3)),
+                                            .lineString(LineString([Coordinate(x: 0, y: 0, z: 0), Coordinate(x: 1, y: 1, z: 1)]))])),
+]
