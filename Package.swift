@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP", "TestSupport"]),
         .testTarget(name: "ExtractTests", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),

@@ -11,3 +11,6 @@ static inline CURLcode ccurl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { r
 static inline CURLcode ccurl_easy_getinfo_offt(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+static inline CURLcode ccurl_easy_setopt_offt(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+// CURLMsg.data is a union; Swift reads the CURLcode member through this helper.
+static inline CURLcode ccurl_msg_result(const CURLMsg *m) { return m->data.result; }
