@@ -1,0 +1,217 @@
+import Foundation
+import Geometry
+
+/// What to copy where.
+public struct TileCopyRequest: Sendable {
+    /// The finished file's path; the work in progress is `workPath` beside it.
+    public var output: String
+    public var coverage: TileCoverage
+    /// The area's bounding box in degrees (west, south, east, north), for `bounds`.
+    public var areaBounds: Envelope
+    /// Says what job a work file belongs to, so a resume never mixes two jobs' tiles
+    /// (source identity, area, zooms). Never holds credentials: it is stored in the work file.
+    public var jobKey: String
+    /// The tileset's `name`; defaults to the source's, then to the output's file name.
+    public var name: String?
+    /// Tiles fetched and committed together.
+    public var batchSize: Int
+
+    public init(output: String, coverage: TileCoverage, areaBounds: Envelope, jobKey: String,
+                name: String? = nil, batchSize: Int = 256) {
+        self.output = output
+        self.coverage = coverage
+        self.areaBounds = areaBounds
+        self.jobKey = jobKey
+        self.name = name
+        self.batchSize = batchSize
+    }
+
+    /// Where the work in progress lives: beside the output, under a name no reader takes for
+    /// a finished tileset.
+    public var workPath: String { output + ".partial" }
+}
+
+/// What a copy did.
+public struct TileCopyReport: Sendable, Hashable {
+    /// Tiles the coverage asked for.
+    public var requested = 0
+    /// Tiles written in this run.
+    public var written = 0
+    /// Tiles already in the work file from an interrupted run, not fetched again.
+    public var resumed = 0
+    /// Tiles the source does not have.
+    public var absent = 0
+    /// Tiles the source failed to deliver.
+    public var failed = 0
+    /// Bytes of tile data written in this run.
+    public var bytes = 0
+    /// The zooms with at least one tile in the output.
+    public var zooms: ClosedRange<Int>?
+    public var warnings: [String] = []
+}
+
+/// Copies the tiles of a coverage from any `TileSource` into a deduplicated MBTiles file,
+/// resumable and atomic: the output's name appears only when it is complete.
+public enum TileCopy {
+    /// Progress: tiles handled (written, resumed, absent or failed) out of the total.
+    public typealias Progress = (_ done: Int, _ total: Int) -> Void
+
+    /// - Throws: `TilePackageError(.incomplete)` when tiles could not be fetched (the work in
+    ///   progress is kept: running again resumes); `CancellationError` when `isCancelled`
+    ///   turned true (also kept); `TilePackageError` for unreadable sources or unwritable files.
+    public static func run(_ request: TileCopyRequest, from source: some TileSource,
+                           progress: Progress = { _, _ in }, isCancelled: () -> Bool = { false }) throws -> TileCopyReport {
+        var report = TileCopyReport()
+        report.requested = request.coverage.totalCount
+        report.warnings = source.warnings
+        let sourceMetadata = try source.metadata()
+        let work = request.workPath
+        try discardForeignWork(at: work, jobKey: request.jobKey)
+        // The writer lives only inside fill, so its connection is closed before the rename.
+        try fill(request, from: source, sourceMetadata: sourceMetadata, report: &report,
+                 progress: progress, isCancelled: isCancelled)
+        try moveIntoPlace(work, request.output)
+        return report
+    }
+
+    private static func fill(_ request: TileCopyRequest, from source: some TileSource, sourceMetadata: TileSourceMetadata,
+                             report: inout TileCopyReport, progress: Progress, isCancelled: () -> Bool) throws {
+        let work = request.workPath
+        let w = try MBTilesWriter(path: work)
+        try w.setMetadata([(jobKeyName, request.jobKey)])
+        var firstTile: Data?
+        var done = 0
+        let total = report.requested
+
+        func commitAndCheck() throws {
+            try w.commitBatch()
+            progress(done, total)
+            if isCancelled() { throw CancellationError() }
+            try w.beginBatch()
+        }
+
+        try w.beginBatch()
+        do {
+            for z in request.coverage.zooms {
+                for range in request.coverage.ranges(zoom: z) {
+                    var delivered = 0
+                    let scanned = try source.scan(range) { tile, data in
+                        try w.write(tile, data: data)
+                        if firstTile == nil { firstTile = data }
+                        delivered += 1
+                        report.written += 1
+                        report.bytes += data.count
+                        done += 1
+                        if delivered % 4096 == 0 { try commitAndCheck() }
+                    }
+                    if scanned {
+                        report.absent += range.count - delivered
+                        done += range.count - delivered
+                        continue
+                    }
+                    var batch: [TileID] = []
+                    batch.reserveCapacity(request.batchSize)
+                    func flush() throws {
+                        guard !batch.isEmpty else { return }
+                        try source.fetch(batch) { tile, result in
+                            switch result {
+                            case .data(let data):
+                                try w.write(tile, data: data)
+                                if firstTile == nil { firstTile = data }
+                                report.written += 1
+                                report.bytes += data.count
+                            case .absent: report.absent += 1
+                            case .failed: report.failed += 1
+                            }
+                            done += 1
+                        }
+                        batch.removeAll(keepingCapacity: true)
+                        try commitAndCheck()
+                    }
+                    try range.forEach { tile in
+                        if try w.contains(tile) {
+                            report.resumed += 1
+                            done += 1
+                        } else {
+                            batch.append(tile)
+                            if batch.count >= request.batchSize { try flush() }
+                        }
+                    }
+                    try flush()
+                }
+            }
+            try w.commitBatch()
+        } catch {
+            w.rollbackBatch()
+            throw error
+        }
+        progress(done, total)
+
+        if report.failed > 0 {
+            throw TilePackageError(.incomplete, "\(report.failed) of \(total) tiles could not be fetched from \(source.identity); "
+                + "the tiles so far are kept in \(work): run the same command again to resume")
+        }
+
+        report.zooms = try w.writtenZooms()
+        try w.setMetadata(outputMetadata(request, source: sourceMetadata, written: report.zooms, firstTile: firstTile, writer: w)
+                          + [(jobKeyName, nil)])
+        try w.finish()
+    }
+
+    static let jobKeyName = "pkgbuild_job"
+
+    /// A work file left by a different job (other source, area or zooms) is not resumed.
+    static func discardForeignWork(at work: String, jobKey: String) throws {
+        guard FileManager.default.fileExists(atPath: work) else { return }
+        let existing = try? MBTilesWriter(path: work).metadataValue(jobKeyName)
+        if existing != jobKey {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: work + suffix) }
+        }
+    }
+
+    static func outputMetadata(_ request: TileCopyRequest, source: TileSourceMetadata, written: ClosedRange<Int>?,
+                               firstTile: Data?, writer: MBTilesWriter) throws -> [(String, String?)] {
+        let earlier = try writer.metadataValue("format")
+        let format = source.format ?? firstTile.flatMap(TileFormat.sniff) ?? earlier
+        var bounds = request.areaBounds
+        if let s = source.bounds, bounds.minX <= bounds.maxX, s.minX <= s.maxX {
+            // Within the source's bounds: the output has nothing outside them.
+            bounds = Envelope(minX: max(bounds.minX, s.minX), minY: max(bounds.minY, s.minY),
+                              maxX: min(bounds.maxX, s.maxX), maxY: min(bounds.maxY, s.maxY))
+            if bounds.minX > bounds.maxX || bounds.minY > bounds.maxY { bounds = request.areaBounds }
+        }
+        bounds.minY = WebMercator.clampLatitude(bounds.minY)
+        bounds.maxY = WebMercator.clampLatitude(bounds.maxY)
+        let name = request.name ?? source.name ?? ((request.output as NSString).lastPathComponent as NSString).deletingPathExtension
+        var entries: [(String, String?)] = [
+            ("name", name),
+            ("format", format),
+            ("bounds", [bounds.minX, bounds.minY, bounds.maxX, bounds.maxY].map(number).joined(separator: ",")),
+            ("type", source.type ?? "baselayer"),
+            ("attribution", source.attribution),
+            ("description", source.description),
+            ("json", format == "pbf" ? source.json : nil),
+            ("scheme", nil),
+        ]
+        if let written {
+            let centreX = bounds.minX <= bounds.maxX ? (bounds.minX + bounds.maxX) / 2 : bounds.minX
+            let centreZoom = (written.lowerBound + written.upperBound) / 2
+            entries += [("minzoom", String(written.lowerBound)), ("maxzoom", String(written.upperBound)),
+                        ("center", "\(number(centreX)),\(number((bounds.minY + bounds.maxY) / 2)),\(centreZoom)")]
+        } else {
+            entries += [("minzoom", nil), ("maxzoom", nil), ("center", nil)]
+        }
+        return entries
+    }
+
+    static func number(_ v: Double) -> String {
+        String(format: "%.7f", v).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression)
+    }
+
+    /// Renames the finished work file onto the output (atomically replacing an older one).
+    static func moveIntoPlace(_ work: String, _ output: String) throws {
+        guard rename(work, output) == 0 else {
+            throw TilePackageError(.io, "cannot rename \(work) to \(output): \(String(cString: strerror(errno)))")
+        }
+    }
+}
