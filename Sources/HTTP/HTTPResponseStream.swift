@@ -49,12 +49,13 @@ public final class HTTPResponseStream<Tag: Sendable> {
     public func next() throws(HTTPError) -> HTTPResponse<Tag>? {
         while true {
             if wasCancelled { throw HTTPError(.cancelled, url: "") }
-            if let response = popReady() { return response }
+            // Before handing over finished responses too: a caller that cancelled wants none.
             if isCancelled() {
                 wasCancelled = true
                 stopTransfers()
                 throw HTTPError(.cancelled, url: "")
             }
+            if let response = popReady() { return response }
             try startTransfers()
             if let response = popReady() { return response }  // a request that failed to start
             if inFlight.isEmpty && waitingForRetry.isEmpty && requests == nil { return nil }
@@ -209,6 +210,8 @@ public final class HTTPResponseStream<Tag: Sendable> {
         inFlight.removeAll()
         waitingForRetry.removeAll()
         requests = nil
+        ready.removeAll()
+        readyHead = 0
     }
 }
 

@@ -84,7 +84,7 @@ def load_tiles(path):
     return tiles, content_type
 
 
-TILE_PATH = re.compile(r"^/(tms/)?(\d+)/(\d+)/(\d+)\.[A-Za-z0-9]+$")
+TILE_PATH = re.compile(r"^/(tms/)?(\d+)/(\d+)/(\d+)(\.[A-Za-z0-9]+)?$")
 
 
 class Handler(BaseHTTPRequestHandler):
