@@ -1,0 +1,256 @@
+/// Change tracking inside a package (`data.gpkg`): every insert, update and delete on a
+/// tracked table is recorded by triggers, whoever makes it (our API, GDAL, QGIS, sqlite3 with
+/// the GeoPackage functions), with the row's base values saved at its first change.
+///
+/// Schema (DDL in `SyncSchema`): `pkgbuild_tables`, `pkgbuild_apply_context`,
+/// `pkgbuild_edits` (one row per changed row: its NET operation, UNIQUE (table, globalid),
+/// `position` AUTOINCREMENT renewed at each change), and per tracked table T a base table
+/// `pkgbuild_base_T` (T's columns and declared types, primary key the global id column G).
+///
+/// Triggers on T (key K, global id G), core SQL only, all silent while the apply context is
+/// set (a sync writing downloaded rows; see ``ApplyContext``):
+/// - `pkgbuild_guard_T` BEFORE UPDATE OF G: a set G cannot change.
+/// - `pkgbuild_edit_T_insert` AFTER INSERT: fills a NULL G from `randomblob`; records
+///   'insert', or 'update' when a base row exists for G (deleted, then re-inserted).
+/// - `pkgbuild_edit_T_update` AFTER UPDATE WHEN some column other than G changed: saves OLD
+///   into the base table (`INSERT OR IGNORE`: only the first change's OLD is kept; never for
+///   a row inserted offline), then records 'update' unless the row is already 'insert'.
+/// - `pkgbuild_edit_T_delete` AFTER DELETE: a row inserted offline just loses its 'insert'
+///   (nothing to sync); any other saves OLD as base and records 'delete'.
+///
+/// So: insert+delete leaves nothing; update+update is one update against the base; an update
+/// that puts every base value back lists as no change.
+///
+/// Sync's use: ``pendingChanges()`` (or ``forEachPendingChange(_:)``) to upload; writes of
+/// downloaded rows inside ``withoutTracking(_:)``; after the source committed,
+/// ``clearChanges(through:)`` with the position read before the upload; ``setBase(table:globalID:row:)``
+/// for a row that stays pending against a new source state; ``rebaseline(table:globalID:)``
+/// to accept a row's current values as its base.
+import SQLite
+
+/// Change tracking of a package, over a connection the caller owns.
+///
+/// - Important: Like its ``Connection``, not thread-safe: one owner at a time.
+public struct PackageChangeTracking {
+    public let connection: Connection
+
+    public init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// Puts tables under tracking, in one transaction (the package's rows as they are become
+    /// the base); doing it again changes nothing, and brings base tables and triggers up to
+    /// date after a column was added.
+    /// - Parameter tables: nil for the tables already tracked, or when none, every feature and
+    ///   attribute table and Related Tables mapping table.
+    /// - Returns: the tracked tables.
+    @discardableResult
+    public func install(tables: [String]? = nil) throws -> [TrackedTable] {
+        try connection.withTransaction(.immediate) {
+            guard try tableExists("gpkg_contents", in: connection) else {
+                throw GeodatabaseError(.notAGeoPackage, "\(connection.path) is not a GeoPackage: it has no gpkg_contents table")
+            }
+            for statement in SyncSchema.commonDDL + SyncSchema.packageDDL { try connection.execute(statement) }
+            var names = try tables ?? loadTrackedTables(connection).map(\.name)
+            if names.isEmpty && tables == nil { names = try defaultTrackedTableNames(connection) }
+            var result: [TrackedTable] = []
+            for name in names {
+                let table = try prepareTrackedTable(name, in: connection)
+                try ensureBaseTable(table)
+                for trigger in [guardTriggerSQL(table)] + Self.editTriggers(table) {
+                    try installTrigger(named: trigger.name, sql: trigger.sql, in: connection)
+                }
+                result.append(table)
+            }
+            return result
+        }
+    }
+
+    /// The tracked tables.
+    public func trackedTables() throws -> [TrackedTable] { try loadTrackedTables(connection) }
+
+    /// The position of the latest recorded change, 0 before any.
+    public func position() throws -> Int64 {
+        try requireInstalled()
+        return try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'pkgbuild_edits'")?.int64Value ?? 0
+    }
+
+    /// Every pending change, in position order (the order the rows were last changed).
+    /// Updates that changed no value leave the list.
+    public func pendingChanges() throws -> [PendingChange] {
+        var changes: [PendingChange] = []
+        try forEachPendingChange { changes.append($0) }
+        return changes.sorted { $0.position < $1.position }
+    }
+
+    /// Streams the pending changes table by table (in `pkgbuild_tables` order), each table's in
+    /// position order, one row in memory at a time.
+    public func forEachPendingChange(_ body: (PendingChange) throws -> Void) throws {
+        try requireInstalled()
+        try connection.withTransaction {
+            for table in try trackedTables() {
+                let columns = table.columns
+                let g = quoted(table.globalIDColumn)
+                let baseColumns = columns.map { "b.\(quoted($0))" }.joined(separator: ", ")
+                let currentColumns = columns.map { "t.\(quoted($0))" }.joined(separator: ", ")
+                let compared = columns.filter { $0 != table.globalIDColumn && $0 != table.keyColumn }
+                try connection.forEachRow("""
+                    SELECT e.position, e.globalid, e.operation, b.\(g) IS NOT NULL, t.\(g) IS NOT NULL,
+                      \(baseColumns), \(currentColumns)
+                    FROM pkgbuild_edits e
+                    LEFT JOIN \(quoted(SyncSchema.baseTable(for: table.name))) b ON b.\(g) = e.globalid
+                    LEFT JOIN \(quoted(table.name)) t ON t.\(g) = e.globalid
+                    WHERE e.table_name = ? ORDER BY e.position
+                    """, [.text(table.name)]) { row in
+                    let n = columns.count
+                    let base = row.int64(at: 3) == 1
+                        ? RowValues(columns: columns, values: (0..<n).map { row.value(at: 5 + $0) }) : nil
+                    let current = row.int64(at: 4) == 1
+                        ? RowValues(columns: columns, values: (0..<n).map { row.value(at: 5 + n + $0) }) : nil
+                    let operation = ChangeOperation(rawValue: row.value(at: 2).stringValue ?? "") ?? .update
+                    let changed: [String]
+                    switch operation {
+                    case .insert: changed = compared.filter { current?[$0]?.isNull == false }
+                    case .delete: changed = []
+                    case .update: changed = compared.filter { base?[$0] != current?[$0] }
+                    }
+                    if operation == .update && changed.isEmpty && base != nil && current != nil { return }
+                    try body(PendingChange(table: table.name, globalID: row.value(at: 1).stringValue ?? "",
+                                           operation: operation, position: row.int64(at: 0),
+                                           base: base, current: current, changedColumns: changed))
+                }
+            }
+        }
+    }
+
+    /// Forgets the changes at or before `position` (the current rows become their base);
+    /// later changes stay pending against their old base.
+    public func clearChanges(through position: Int64 = .max) throws {
+        try requireInstalled()
+        try connection.withTransaction(.immediate) {
+            for table in try trackedTables() {
+                try connection.execute("""
+                    DELETE FROM \(quoted(SyncSchema.baseTable(for: table.name))) WHERE \(quoted(table.globalIDColumn)) IN
+                      (SELECT globalid FROM pkgbuild_edits WHERE table_name = ? AND position <= ?)
+                    """, [.text(table.name), .integer(position)])
+            }
+            try connection.execute("DELETE FROM pkgbuild_edits WHERE position <= ?", [.integer(position)])
+        }
+    }
+
+    /// Accepts one row's current state as its base: its pending change is forgotten.
+    public func rebaseline(table: String, globalID: String) throws {
+        let tracked = try requireTable(table)
+        try connection.withTransaction(.immediate) {
+            try connection.execute("DELETE FROM \(quoted(SyncSchema.baseTable(for: tracked.name))) WHERE \(quoted(tracked.globalIDColumn)) = ?",
+                                   [.text(globalID)])
+            try connection.execute("DELETE FROM pkgbuild_edits WHERE table_name = ? AND globalid = ?",
+                                   [.text(tracked.name), .text(globalID)])
+        }
+    }
+
+    /// Replaces a row's base (with the source's row a download brought, while the local change
+    /// stays pending). A row without a pending change, or inserted offline, becomes an update
+    /// against that base; a pending delete stays a delete.
+    /// - Parameter row: values by column name; columns of the table it lacks are NULL.
+    public func setBase(table: String, globalID: String, row: RowValues) throws {
+        let tracked = try requireTable(table)
+        for column in row.columns where !tracked.columns.contains(where: { $0.lowercased() == column.lowercased() }) {
+            throw GeodatabaseError(.unknownColumn, "\(connection.path): table '\(tracked.name)' has no column '\(column)'")
+        }
+        var values = tracked.columns.map { row[$0] ?? .null }
+        if let index = tracked.columns.firstIndex(of: tracked.globalIDColumn) { values[index] = .text(globalID) }
+        try connection.withTransaction(.immediate) {
+            let columnList = tracked.columns.map(quoted).joined(separator: ", ")
+            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+            try connection.execute("INSERT OR REPLACE INTO \(quoted(SyncSchema.baseTable(for: tracked.name))) (\(columnList)) VALUES (\(placeholders))",
+                                   values)
+            try connection.execute("""
+                INSERT INTO pkgbuild_edits (table_name, globalid, operation) VALUES (?1, ?2, 'update')
+                ON CONFLICT (table_name, globalid) DO UPDATE SET operation = 'update' WHERE operation = 'insert'
+                """, [.text(tracked.name), .text(globalID)])
+        }
+    }
+
+    /// Runs `body` with tracking off (the apply context set), in a transaction: its writes
+    /// record nothing. For rows a download writes.
+    public func withoutTracking<T>(_ body: () throws -> T) throws -> T {
+        try ApplyContext.with(replicaID: nil, syncID: nil, on: connection, body)
+    }
+
+    // MARK: - Internals
+
+    private func requireInstalled() throws {
+        guard try tableExists(SyncSchema.editsTable, in: connection) else {
+            throw GeodatabaseError(.notEnabled, "\(connection.path) has no change tracking (no pkgbuild_edits table)")
+        }
+    }
+
+    private func requireTable(_ name: String) throws -> TrackedTable {
+        try requireInstalled()
+        guard let table = try trackedTables().first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw GeodatabaseError(.notEnabled, "\(connection.path): table '\(name)' is not tracked")
+        }
+        return table
+    }
+
+    /// Creates the base table, or adds the columns the tracked table gained since.
+    private func ensureBaseTable(_ table: TrackedTable) throws {
+        let base = SyncSchema.baseTable(for: table.name)
+        let fields = try readFields(of: table.name, in: connection)
+        if try tableExists(base, in: connection) {
+            let existing = Set(try readFields(of: base, in: connection).map { $0.name.lowercased() })
+            for field in fields where !existing.contains(field.name.lowercased()) {
+                try connection.execute("ALTER TABLE \(quoted(base)) ADD COLUMN \(quoted(field.name)) \(field.declaredType)")
+            }
+            return
+        }
+        let columns = fields.map { field -> String in
+            let type = field.declaredType.isEmpty ? "" : " \(field.declaredType)"
+            return quoted(field.name) + type + (field.name == table.globalIDColumn ? " NOT NULL" : "")
+        }
+        try connection.execute("""
+            CREATE TABLE \(quoted(base)) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(quoted(table.globalIDColumn))))
+            """)
+    }
+
+    /// The three edit triggers of a table.
+    static func editTriggers(_ table: TrackedTable) -> [(name: String, sql: String)] {
+        let t = quoted(table.name), g = quoted(table.globalIDColumn), k = quoted(table.keyColumn)
+        let base = quoted(SyncSchema.baseTable(for: table.name))
+        let name = literal(table.name)
+        let tracking = "NOT EXISTS (SELECT 1 FROM pkgbuild_apply_context)"
+        let baseColumns = table.columns.map(quoted).joined(separator: ", ")
+        let oldValues = table.columns.map { "OLD.\(quoted($0))" }.joined(separator: ", ")
+        let insertedOffline = "EXISTS (SELECT 1 FROM pkgbuild_edits WHERE table_name = \(name) AND globalid = OLD.\(g) AND operation = 'insert')"
+        let saveBase = "INSERT OR IGNORE INTO \(base) (\(baseColumns)) SELECT \(oldValues) WHERE NOT \(insertedOffline);"
+        let changed = table.changedCondition.isEmpty ? "0" : table.changedCondition
+        let insertName = "pkgbuild_edit_\(table.name)_insert"
+        let updateName = "pkgbuild_edit_\(table.name)_update"
+        let deleteName = "pkgbuild_edit_\(table.name)_delete"
+        return [
+            (insertName, """
+                CREATE TRIGGER \(quoted(insertName)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
+                UPDATE \(t) SET \(g) = \(GlobalID.sqlExpression) WHERE \(k) = NEW.\(k) AND NEW.\(g) IS NULL; \
+                INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) \
+                SELECT \(name), r.\(g), CASE WHEN EXISTS (SELECT 1 FROM \(base) b WHERE b.\(g) = r.\(g)) \
+                THEN 'update' ELSE 'insert' END FROM \(t) r WHERE r.\(k) = NEW.\(k) AND \(tracking); END
+                """),
+            (updateName, """
+                CREATE TRIGGER \(quoted(updateName)) AFTER UPDATE ON \(t) FOR EACH ROW \
+                WHEN OLD.\(g) IS NOT NULL AND (\(changed)) AND \(tracking) BEGIN \
+                \(saveBase) \
+                INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) VALUES (\(name), OLD.\(g), \
+                COALESCE((SELECT operation FROM pkgbuild_edits WHERE table_name = \(name) AND globalid = OLD.\(g)), 'update')); END
+                """),
+            (deleteName, """
+                CREATE TRIGGER \(quoted(deleteName)) AFTER DELETE ON \(t) FOR EACH ROW \
+                WHEN OLD.\(g) IS NOT NULL AND \(tracking) BEGIN \
+                \(saveBase) \
+                INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) \
+                SELECT \(name), OLD.\(g), 'delete' WHERE NOT \(insertedOffline); \
+                DELETE FROM pkgbuild_edits WHERE table_name = \(name) AND globalid = OLD.\(g) AND operation = 'insert'; END
+                """),
+        ]
+    }
+}

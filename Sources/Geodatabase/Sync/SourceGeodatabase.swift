@@ -1,0 +1,225 @@
+/// A source geodatabase: a GeoPackage made sync-ready by ``SourceGeodatabase/enable(_:)``.
+///
+/// Schema (see `SyncSchema` for the DDL): every tracked table gets a `globalid` column
+/// (added as `globalid TEXT`, or an existing column of that name in any case adopted),
+/// backfilled with fresh ids, with a unique index (`pkgbuild_<table>_globalid`, unless a
+/// unique index on it exists); `pkgbuild_tables`, `pkgbuild_changes`, `pkgbuild_replicas`,
+/// `pkgbuild_replica_syncs`, `pkgbuild_relationships` and `pkgbuild_apply_context`.
+///
+/// Triggers on each tracked table T (global id column G, key K), core SQL only:
+/// - `pkgbuild_guard_T` BEFORE UPDATE OF G: a non-NULL G cannot change (RAISE(ABORT)).
+/// - `pkgbuild_log_T_insert` AFTER INSERT: fills a NULL G from `randomblob`, then
+///   `INSERT OR REPLACE INTO pkgbuild_changes` (T, G, 'insert', apply context).
+/// - `pkgbuild_log_T_update` AFTER UPDATE WHEN OLD.G IS NOT NULL AND some column other than
+///   G changed (`OLD.c IS NOT NEW.c`): logs 'update'. An UPDATE that rewrites equal values
+///   (as GDAL does for untouched fields) logs nothing.
+/// - `pkgbuild_log_T_delete` AFTER DELETE: logs 'delete', the tombstone.
+///
+/// Generation: the source's generation is the sequence number of its last change,
+/// `pkgbuild_changes.generation` (AUTOINCREMENT: never reused, read from `sqlite_sequence`),
+/// 0 right after enable. A per-change number rather than a per-transaction counter because a
+/// trigger cannot tell where a transaction starts; for sync the difference does not matter:
+/// "changed since generation G" is `generation > G`, and a reader in one read transaction
+/// sees a consistent generation. The log keeps only each row's LAST change (UNIQUE (table,
+/// globalid) + INSERT OR REPLACE), so it grows with the rows changed, not with the edits.
+///
+/// Tracking and enabling use a ``Connection`` on which GDAL's `ST_*` functions are
+/// registered (GDAL's R-tree triggers call them during the backfill's UPDATE).
+import Foundation
+import SQLite
+
+/// One row of the source's change log: the last change of one row.
+public struct SourceChange: Sendable, Hashable {
+    public var generation: Int64
+    public var table: String
+    public var globalID: String
+    public var operation: ChangeOperation
+    /// The replica and sync whose upload made the change (from the apply context), nil for
+    /// an edit made at the source.
+    public var replicaID: String?
+    public var syncID: String?
+    public var changedAt: String
+
+    public init(generation: Int64, table: String, globalID: String, operation: ChangeOperation,
+                replicaID: String? = nil, syncID: String? = nil, changedAt: String = "") {
+        self.generation = generation
+        self.table = table
+        self.globalID = globalID
+        self.operation = operation
+        self.replicaID = replicaID
+        self.syncID = syncID
+        self.changedAt = changedAt
+    }
+}
+
+/// What `source status` shows.
+public struct SourceStatus: Sendable, Hashable {
+    public struct Table: Sendable, Hashable {
+        public var name: String
+        public var rowCount: Int64
+        public var globalIDColumn: String
+    }
+
+    public var path: String
+    public var generation: Int64
+    public var tables: [Table]
+    public var replicas: [Replica]
+    public var relationships: [Relationship]
+}
+
+/// A GeoPackage as a sync source, over a connection the caller owns.
+///
+/// - Important: Like its ``Connection``, not thread-safe: one owner at a time.
+public struct SourceGeodatabase {
+    public let connection: Connection
+
+    public init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// What ``enable(_:)`` does beyond the defaults.
+    public struct EnableOptions: Sendable, Hashable {
+        /// The tables to track; nil for every feature and attribute table of `gpkg_contents`
+        /// and every Related Tables mapping table. Tables already tracked stay tracked.
+        public var tables: [String]?
+        /// Switch the file to WAL, so readers (an extraction) and a writer (office edits) do
+        /// not block each other. Unsuitable for files on network shares.
+        public var useWAL: Bool
+
+        public init(tables: [String]? = nil, useWAL: Bool = true) {
+            self.tables = tables
+            self.useWAL = useWAL
+        }
+    }
+
+    /// Makes the GeoPackage sync-ready, in one transaction; running it again changes nothing
+    /// (triggers are recreated only when a table's columns changed since).
+    /// - Returns: the tracked tables.
+    /// - Throws: ``GeodatabaseError`` (not a GeoPackage, unknown table, a `globalid` column
+    ///   that is not text or holds duplicates) with nothing changed; `SQLiteError`.
+    @discardableResult
+    public func enable(_ options: EnableOptions = EnableOptions()) throws -> [TrackedTable] {
+        let tables = try connection.withTransaction(.immediate) { () throws -> [TrackedTable] in
+            guard try tableExists("gpkg_contents", in: connection) else {
+                throw GeodatabaseError(.notAGeoPackage, "\(connection.path) is not a GeoPackage: it has no gpkg_contents table")
+            }
+            for statement in SyncSchema.commonDDL + SyncSchema.sourceDDL { try connection.execute(statement) }
+            var names = try options.tables ?? defaultTrackedTableNames(connection)
+            for already in try loadTrackedTables(connection)
+            where !names.contains(where: { $0.lowercased() == already.name.lowercased() }) {
+                names.append(already.name)
+            }
+            var tables: [TrackedTable] = []
+            for name in names {
+                let table = try prepareTrackedTable(name, in: connection)
+                for trigger in [guardTriggerSQL(table)] + Self.logTriggers(table) {
+                    try installTrigger(named: trigger.name, sql: trigger.sql, in: connection)
+                }
+                tables.append(table)
+            }
+            return tables
+        }
+        if try options.useWAL && connection.journalMode != .wal { try connection.setJournalMode(.wal) }
+        return tables
+    }
+
+    /// True when ``enable(_:)`` has run on this file.
+    public func isEnabled() throws -> Bool {
+        try tableExists(SyncSchema.changesTable, in: connection)
+    }
+
+    /// The tracked tables.
+    public func trackedTables() throws -> [TrackedTable] { try loadTrackedTables(connection) }
+
+    /// The current generation: the sequence number of the last change, 0 before any.
+    /// Read it in the same read transaction as the data it describes.
+    public func generation() throws -> Int64 {
+        try requireEnabled()
+        return try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'pkgbuild_changes'")?
+            .int64Value ?? 0
+    }
+
+    /// The last change of every row changed after `generation`, in generation order.
+    /// - Parameters:
+    ///   - excludingReplica: leave out changes whose last writer was this replica's upload
+    ///     (a download must not echo a package's own changes back to it).
+    ///   - tables: only these tables; nil for all.
+    public func changes(since generation: Int64, excludingReplica: String? = nil,
+                        tables: [String]? = nil) throws -> [SourceChange] {
+        var result: [SourceChange] = []
+        try forEachChange(since: generation, excludingReplica: excludingReplica, tables: tables) { result.append($0) }
+        return result
+    }
+
+    /// Streams the changes ``changes(since:excludingReplica:tables:)`` returns, one at a time.
+    public func forEachChange(since generation: Int64, excludingReplica: String? = nil, tables: [String]? = nil,
+                              _ body: (SourceChange) throws -> Void) throws {
+        try requireEnabled()
+        let wanted = tables.map { Set($0.map { $0.lowercased() }) }
+        try connection.forEachRow("""
+            SELECT generation, table_name, globalid, operation, replica_id, sync_id, changed_at
+            FROM pkgbuild_changes WHERE generation > ?1 AND (?2 IS NULL OR replica_id IS NOT ?2)
+            ORDER BY generation
+            """, [.integer(generation), excludingReplica.map(SQLiteValue.text) ?? .null]) { row in
+            let table = row.value(at: 1).stringValue ?? ""
+            if let wanted, !wanted.contains(table.lowercased()) { return }
+            try body(SourceChange(generation: row.int64(at: 0), table: table,
+                                  globalID: row.value(at: 2).stringValue ?? "",
+                                  operation: ChangeOperation(rawValue: row.value(at: 3).stringValue ?? "") ?? .update,
+                                  replicaID: row.value(at: 4).stringValue, syncID: row.value(at: 5).stringValue,
+                                  changedAt: row.value(at: 6).stringValue ?? ""))
+        }
+    }
+
+    /// Tables with row counts, the generation, replicas and relationships.
+    public func status() throws -> SourceStatus {
+        try requireEnabled()
+        return try connection.withTransaction {
+            let tables = try trackedTables().map { table in
+                SourceStatus.Table(name: table.name,
+                                   rowCount: try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?
+                                       .int64Value ?? 0,
+                                   globalIDColumn: table.globalIDColumn)
+            }
+            return SourceStatus(path: connection.path, generation: try generation(), tables: tables,
+                                replicas: try replicas(), relationships: try GeoPackageSchema.read(from: connection).relationships)
+        }
+    }
+
+    func requireEnabled() throws {
+        guard try isEnabled() else {
+            throw GeodatabaseError(.notEnabled,
+                                   "\(connection.path) is not sync-enabled; run 'pkgbuild source enable' first")
+        }
+    }
+
+    /// The three change-log triggers of a table.
+    static func logTriggers(_ table: TrackedTable) -> [(name: String, sql: String)] {
+        let t = quoted(table.name), g = quoted(table.globalIDColumn), k = quoted(table.keyColumn)
+        let tableLiteral = literal(table.name)
+        let context = "(SELECT replica_id FROM pkgbuild_apply_context), (SELECT sync_id FROM pkgbuild_apply_context)"
+        let insertName = "pkgbuild_log_\(table.name)_insert"
+        let updateName = "pkgbuild_log_\(table.name)_update"
+        let deleteName = "pkgbuild_log_\(table.name)_delete"
+        let changed = table.changedCondition.isEmpty ? "0" : table.changedCondition
+        return [
+            (insertName, """
+                CREATE TRIGGER \(quoted(insertName)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
+                UPDATE \(t) SET \(g) = \(GlobalID.sqlExpression) WHERE \(k) = NEW.\(k) AND NEW.\(g) IS NULL; \
+                INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
+                SELECT \(tableLiteral), \(g), 'insert', \(context) FROM \(t) WHERE \(k) = NEW.\(k); END
+                """),
+            (updateName, """
+                CREATE TRIGGER \(quoted(updateName)) AFTER UPDATE ON \(t) FOR EACH ROW \
+                WHEN OLD.\(g) IS NOT NULL AND (\(changed)) BEGIN \
+                INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
+                VALUES (\(tableLiteral), NEW.\(g), 'update', \(context)); END
+                """),
+            (deleteName, """
+                CREATE TRIGGER \(quoted(deleteName)) AFTER DELETE ON \(t) FOR EACH ROW WHEN OLD.\(g) IS NOT NULL BEGIN \
+                INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
+                VALUES (\(tableLiteral), OLD.\(g), 'delete', \(context)); END
+                """),
+        ]
+    }
+}

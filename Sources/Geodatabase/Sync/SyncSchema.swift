@@ -1,0 +1,143 @@
+/// The tables this project adds to a GeoPackage to make it syncable, all named `pkgbuild_*`,
+/// and registered in `gpkg_extensions` as the community extension `pkgbuild_sync` (one row
+/// per tracked table, on its global id column, scope `write-only`: readers may ignore it,
+/// and GDAL then neither warns nor refuses to write; `validate_gpkg.py` accepts the name).
+///
+/// In both a source geodatabase and a package (`data.gpkg`):
+///
+/// ```sql
+/// -- Which tables are tracked, and by which columns. key_column is the INTEGER PRIMARY KEY
+/// -- (or 'rowid' for a Related Tables mapping table without one).
+/// CREATE TABLE pkgbuild_tables (table_name TEXT NOT NULL PRIMARY KEY, key_column TEXT NOT NULL,
+///   globalid_column TEXT NOT NULL, enabled_at TEXT NOT NULL DEFAULT (strftime(...'now')));
+/// -- At most one row, present only inside a sync's own transaction (see ApplyContext).
+/// CREATE TABLE pkgbuild_apply_context (id INTEGER PRIMARY KEY CHECK (id = 1),
+///   replica_id TEXT, sync_id TEXT);
+/// -- Key-based relationships (origin.key -> destination.foreign key).
+/// CREATE TABLE pkgbuild_relationships (name TEXT NOT NULL PRIMARY KEY, origin_table TEXT NOT NULL,
+///   origin_key TEXT NOT NULL, destination_table TEXT NOT NULL, destination_key TEXT NOT NULL,
+///   cardinality TEXT NOT NULL CHECK (cardinality IN ('one-to-one','one-to-many','many-to-many')),
+///   created_at TEXT NOT NULL DEFAULT (...));
+/// ```
+///
+/// In a source only (see `SourceGeodatabase`):
+///
+/// ```sql
+/// -- One row per row ever changed since enable: its LAST change. generation is the source's
+/// -- change sequence number (AUTOINCREMENT, never reused); INSERT OR REPLACE moves a row's
+/// -- entry to a new generation on each change. Deletes stay as tombstones.
+/// CREATE TABLE pkgbuild_changes (generation INTEGER PRIMARY KEY AUTOINCREMENT,
+///   table_name TEXT NOT NULL, globalid TEXT NOT NULL,
+///   operation TEXT NOT NULL CHECK (operation IN ('insert','update','delete')),
+///   replica_id TEXT, sync_id TEXT,       -- from pkgbuild_apply_context: which sync made it
+///   changed_at TEXT NOT NULL DEFAULT (...), UNIQUE (table_name, globalid));
+/// CREATE TABLE pkgbuild_replicas (replica_id TEXT NOT NULL PRIMARY KEY, name TEXT,
+///   state TEXT NOT NULL CHECK (state IN ('pending','active')),
+///   extraction_generation INTEGER NOT NULL, sync_generation INTEGER NOT NULL,
+///   area_wkt TEXT, area_crs TEXT, layers TEXT NOT NULL DEFAULT '[]',  -- JSON array of names
+///   options TEXT NOT NULL DEFAULT '{}',                                -- JSON object
+///   created_at TEXT NOT NULL DEFAULT (...), last_sync_at TEXT, last_sync_id TEXT);
+/// CREATE TABLE pkgbuild_replica_syncs (sync_id TEXT NOT NULL PRIMARY KEY,
+///   replica_id TEXT NOT NULL, generation INTEGER NOT NULL, applied_at TEXT NOT NULL DEFAULT (...));
+/// ```
+///
+/// In a package only (see `PackageChangeTracking`):
+///
+/// ```sql
+/// -- One row per locally changed row: its NET change against the base.
+/// CREATE TABLE pkgbuild_edits (position INTEGER PRIMARY KEY AUTOINCREMENT,
+///   table_name TEXT NOT NULL, globalid TEXT NOT NULL,
+///   operation TEXT NOT NULL CHECK (operation IN ('insert','update','delete')),
+///   edited_at TEXT NOT NULL DEFAULT (...), UNIQUE (table_name, globalid));
+/// -- Per tracked table T: the base row (as extracted or last synced) of each changed row,
+/// -- saved by the trigger at the row's first change. Same columns and declared types as T,
+/// -- no constraints; the global id column is its primary key.
+/// CREATE TABLE "pkgbuild_base_T" (...);
+/// ```
+import SQLite
+
+/// Names and DDL of the `pkgbuild_*` tables (see the file's documentation for the schema).
+public enum SyncSchema {
+    /// The `gpkg_extensions.extension_name` of our rows.
+    public static let extensionName = "pkgbuild_sync"
+    static let extensionDefinition = "pkgbuild sync: a globalid column, change-tracking triggers "
+        + "(pkgbuild_*) and pkgbuild_* tables; triggers use core SQL only"
+
+    public static let tablesTable = "pkgbuild_tables"
+    public static let applyContextTable = "pkgbuild_apply_context"
+    public static let relationshipsTable = "pkgbuild_relationships"
+    public static let changesTable = "pkgbuild_changes"
+    public static let replicasTable = "pkgbuild_replicas"
+    public static let replicaSyncsTable = "pkgbuild_replica_syncs"
+    public static let editsTable = "pkgbuild_edits"
+
+    /// The base-row table of a tracked package table.
+    public static func baseTable(for table: String) -> String { "pkgbuild_base_" + table }
+
+    static let now = "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))"
+
+    static let commonDDL = [
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_tables (table_name TEXT NOT NULL PRIMARY KEY, \
+        key_column TEXT NOT NULL, globalid_column TEXT NOT NULL, enabled_at TEXT NOT NULL DEFAULT \(now))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_apply_context (id INTEGER PRIMARY KEY CHECK (id = 1), \
+        replica_id TEXT, sync_id TEXT)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_relationships (name TEXT NOT NULL PRIMARY KEY, \
+        origin_table TEXT NOT NULL, origin_key TEXT NOT NULL, destination_table TEXT NOT NULL, \
+        destination_key TEXT NOT NULL, cardinality TEXT NOT NULL \
+        CHECK (cardinality IN ('one-to-one', 'one-to-many', 'many-to-many')), \
+        created_at TEXT NOT NULL DEFAULT \(now))
+        """,
+    ]
+
+    static let sourceDDL = [
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_changes (generation INTEGER PRIMARY KEY AUTOINCREMENT, \
+        table_name TEXT NOT NULL, globalid TEXT NOT NULL, \
+        operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')), \
+        replica_id TEXT, sync_id TEXT, changed_at TEXT NOT NULL DEFAULT \(now), UNIQUE (table_name, globalid))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_replicas (replica_id TEXT NOT NULL PRIMARY KEY, name TEXT, \
+        state TEXT NOT NULL CHECK (state IN ('pending', 'active')), \
+        extraction_generation INTEGER NOT NULL, sync_generation INTEGER NOT NULL, \
+        area_wkt TEXT, area_crs TEXT, layers TEXT NOT NULL DEFAULT '[]', options TEXT NOT NULL DEFAULT '{}', \
+        created_at TEXT NOT NULL DEFAULT \(now), last_sync_at TEXT, last_sync_id TEXT)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_replica_syncs (sync_id TEXT NOT NULL PRIMARY KEY, \
+        replica_id TEXT NOT NULL, generation INTEGER NOT NULL, applied_at TEXT NOT NULL DEFAULT \(now))
+        """,
+    ]
+
+    static let packageDDL = [
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_edits (position INTEGER PRIMARY KEY AUTOINCREMENT, \
+        table_name TEXT NOT NULL, globalid TEXT NOT NULL, \
+        operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')), \
+        edited_at TEXT NOT NULL DEFAULT \(now), UNIQUE (table_name, globalid))
+        """,
+    ]
+
+    /// The spec's DDL for `gpkg_extensions`, for the rare GeoPackage that lacks the table.
+    static let extensionsDDL = """
+        CREATE TABLE IF NOT EXISTS gpkg_extensions (table_name TEXT, column_name TEXT, \
+        extension_name TEXT NOT NULL, definition TEXT NOT NULL, scope TEXT NOT NULL, \
+        CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name))
+        """
+
+    /// Registers a tracked table's global id column under our extension, once.
+    static func registerExtension(table: String, globalIDColumn: String, in connection: Connection) throws {
+        try connection.execute(extensionsDDL)
+        // The UNIQUE constraint does not stop duplicates when a column is NULL, so check first.
+        try connection.execute("""
+            INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope)
+            SELECT ?1, ?2, ?3, ?4, 'write-only' WHERE NOT EXISTS (SELECT 1 FROM gpkg_extensions
+              WHERE table_name = ?1 AND column_name = ?2 AND extension_name = ?3)
+            """, [.text(table), .text(globalIDColumn), .text(extensionName), .text(extensionDefinition)])
+    }
+}
