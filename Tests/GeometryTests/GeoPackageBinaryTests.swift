@@ -79,6 +79,22 @@ struct GeoPackageBinaryTests {
         #expect(flat?.z?.min.isNaN == true && flat?.z?.max.isNaN == true)
     }
 
+    @Test("Z, M and ZM geometries round-trip with every envelope kind", arguments: dimensionSamples)
+    func dimensions(_ g: Geometry) throws {
+        for kind in GeoPackageEnvelopeKind.allCases {
+            let blob = GeoPackageBinary(geometry: g, srsID: 4326, envelopeKind: kind).encoded()
+            let back = try GeoPackageBinary(bytes: blob)
+            #expect(back.geometry == g)
+            #expect(back.envelopeKind == kind)
+            #expect(back.encoded() == blob)
+            if g.dimension.hasZ, kind == .xyz || kind == .xyzm {
+                var zs: [Double] = []
+                g.forEachCoordinate { zs.append($0.z!) }
+                #expect(back.envelope?.z == .init(min: zs.min()!, max: zs.max()!))
+            }
+        }
+    }
+
     @Test(arguments: [Geometry.point(Point(nil)), .polygon(Polygon([])), .multiPolygon(MultiPolygon([])),
                       .geometryCollection(GeometryCollection([]))])
     func emptyGeometries(_ g: Geometry) throws {

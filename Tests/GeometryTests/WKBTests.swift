@@ -22,6 +22,17 @@ struct WKBTests {
         #expect(old == (try Geometry(wkb: f.isoLittleEndian)))
     }
 
+    @Test("Z, M and ZM round-trip in both byte orders with ISO type codes", arguments: dimensionSamples)
+    func dimensions(_ g: Geometry) throws {
+        for order in [WKBByteOrder.littleEndian, .bigEndian] {
+            let bytes = g.wkb(byteOrder: order)
+            #expect(try Geometry(wkb: bytes) == g)
+            let type = order == .littleEndian ? UInt32(bytes[1]) | UInt32(bytes[2]) << 8 : UInt32(bytes[3]) << 8 | UInt32(bytes[4])
+            let d = g.dimension
+            #expect(type == g.type.rawValue + (d.hasZ ? 1000 : 0) + (d.hasM ? 2000 : 0))
+        }
+    }
+
     @Test func pointZMValues() throws {
         let g = try Geometry(wkb: bytes(hex: "01b90b0000000000000000f03f000000000000004000000000000008400000000000001040")!)
         #expect(g == .point(Point(x: 1, y: 2, z: 3, m: 4)))
