@@ -127,3 +127,37 @@ import Testing
         }
     }
 }
+
+extension PackageChangeTrackingTests {
+    /// Through ``GeoPackage`` (the real ST_* functions), geometry edits are tracked too, and the
+    /// R-tree triggers GDAL wrote keep working next to ours.
+    @Test func geometryEditsThroughAGeoPackageAreTracked() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.copy(testdata: "naturalearth.gpkg", as: "data.gpkg")
+        let tracking = PackageChangeTracking(try GeoPackage(path: path))
+        try tracking.install()
+        let original = try tracking.connection.query("SELECT geom FROM cities WHERE fid = 2").first?.first
+        try tracking.connection.execute("UPDATE cities SET geom = (SELECT geom FROM cities WHERE fid = 1) WHERE fid = 2")
+        try tracking.connection.execute("INSERT INTO cities (name, geom) SELECT 'copy', geom FROM cities WHERE fid = 3")
+        let changes = try tracking.pendingChanges()
+        #expect(changes.map(\.operation) == [.update, .insert])
+        #expect(changes.first?.changedColumns == ["geom"])
+        #expect(changes.first?.base?["geom"] == original)
+        let rtree = try tracking.connection.integer("SELECT count(*) FROM rtree_cities_geom")
+        #expect(rtree == 244)
+        let validation = try validateGeoPackage(path)
+        #expect(validation.status == 0 && validation.stdout.isEmpty, "\(validation.stdout)")
+    }
+
+    @Test func sourceEnableByPathRefusesANonGeoPackage() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.txt")
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: path))
+        #expect { try SourceGeodatabase.enable(path: path) } throws: {
+            ($0 as? GeodatabaseError)?.kind == .notAGeoPackage && "\($0)".contains("notes.txt")
+        }
+        #expect { try SourceGeodatabase.enable(path: directory.path("missing.gpkg")) } throws: {
+            ($0 as? GeodatabaseError)?.kind == .notAGeoPackage
+        }
+    }
+}

@@ -34,8 +34,14 @@ import SQLite
 public struct PackageChangeTracking {
     public let connection: Connection
 
+    /// Over a connection on which the GeoPackage functions are registered.
     public init(connection: Connection) {
         self.connection = connection
+    }
+
+    /// Over an open ``GeoPackage`` (its connection has the functions GDAL's triggers call).
+    public init(_ geoPackage: GeoPackage) {
+        self.connection = geoPackage.connection
     }
 
     /// Puts tables under tracking, in one transaction (the package's rows as they are become

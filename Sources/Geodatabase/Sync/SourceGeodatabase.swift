@@ -73,8 +73,22 @@ public struct SourceStatus: Sendable, Hashable {
 public struct SourceGeodatabase {
     public let connection: Connection
 
+    /// Over a connection on which the GeoPackage functions are registered.
     public init(connection: Connection) {
         self.connection = connection
+    }
+
+    /// Over an open ``GeoPackage`` (its connection has the functions GDAL's triggers call).
+    public init(_ geoPackage: GeoPackage) {
+        self.connection = geoPackage.connection
+    }
+
+    /// Opens the GeoPackage at `path` and makes it sync-ready (``enable(_:)``).
+    /// - Throws: ``GeodatabaseError`` (`notAGeoPackage` for a missing or non-GeoPackage file,
+    ///   and `enable`'s errors); `SQLiteError` (a read-only file...).
+    @discardableResult
+    public static func enable(path: String, _ options: EnableOptions = EnableOptions()) throws -> [TrackedTable] {
+        try SourceGeodatabase(GeoPackage(path: path)).enable(options)
     }
 
     /// What ``enable(_:)`` does beyond the defaults.
