@@ -25,7 +25,7 @@ import Foundation
 /// stdout and stderr.
 public struct PkgBuild: CommandGroup {
     /// Every top-level subcommand. Later commands add their type here.
-    public static let subcommands: [any Command.Type] = []
+    public static let subcommands: [any Command.Type] = [TilesCommand.self]
 
     public static let configuration = CommandConfiguration(
         name: "pkgbuild",

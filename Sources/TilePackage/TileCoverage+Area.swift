@@ -19,3 +19,19 @@ extension TileCoverage {
                       zooms: zooms, isCancelled: isCancelled)
     }
 }
+
+extension TileCoverage {
+    /// The coverage of an area of interest: boxes in EPSG:4326 in closed form (an
+    /// antimeridian box as its two halves), anything else through the quadtree walk on the
+    /// area taken to degrees (densified in its own CRS) and then to Web Mercator.
+    /// - Throws: `GeometryError` from PROJ or GEOS, `CancellationError`.
+    public init(area: AreaOfInterest, zooms: ClosedRange<Int>, geos: GEOSContext, proj: PROJContext,
+                isCancelled: () -> Bool = { false }) throws {
+        if area.isLonLat, let boxes = area.boxes {
+            self.init(lonLatBoxes: boxes, zooms: zooms)
+        } else {
+            try self.init(lonLatArea: try area.lonLatGeometry(context: proj), zooms: zooms, context: geos,
+                          isCancelled: isCancelled)
+        }
+    }
+}

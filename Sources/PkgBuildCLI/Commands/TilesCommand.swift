@@ -1,0 +1,218 @@
+import Foundation
+import Geometry
+import HTTP
+import TilePackage
+
+/// `pkgbuild tiles`: basemap tiles of an area into an MBTiles file, from an MBTiles file or
+/// an XYZ/TMS URL template. Usable alone, like `pmtiles extract`.
+public struct TilesCommand: Command {
+    public static let configuration = CommandConfiguration(
+        name: "tiles",
+        abstract: "Copy the basemap tiles of an area into an MBTiles file.",
+        discussion: """
+            Takes, for each zoom, the tiles whose square's interior meets the area's \
+            interior (the polygon, not its bounding box; touching is not enough) from an \
+            MBTiles file or an XYZ/TMS URL template, and writes them deduplicated into an \
+            MBTiles 1.3 file. The output appears under its name only when complete; run the \
+            same command again after an interruption to resume.
+            """,
+        arguments: [
+            .option("area", valueName: "minx,miny,maxx,maxy|WKT|@file.geojson",
+                    help: "Area of interest: a box (west > east crosses the antimeridian), WKT polygons, or a GeoJSON file whose polygons are united.",
+                    isRequired: true),
+            .option("area-crs", valueName: "crs", help: "CRS of the area's coordinates (EPSG:n, WKT or PROJ string).",
+                    defaultValue: "EPSG:4326"),
+            .option("zoom", valueName: "min-max", help: "Zoom levels, such as 0-12, or one zoom.", defaultValue: "0-12"),
+            .option("from", valueName: "file.mbtiles|URL", help: "Tile source: an MBTiles file, or a URL template with {z}, {x}, {y} or {-y}.",
+                    isRequired: true),
+            .option("output", short: "o", valueName: "out.mbtiles", help: "The MBTiles file to write (not needed with --dry-run)."),
+            .option("max-tiles", valueName: "n", help: "Refuse to start when the area needs more tiles than this.",
+                    defaultValue: "100000"),
+            .option("concurrency", valueName: "n", help: "HTTP requests in flight at once.", defaultValue: "8"),
+            .option("rate", valueName: "n", help: "At most n HTTP requests per second (default: no limit)."),
+            .repeatingOption("header", valueName: "K: V", help: "An HTTP header to send with every request; never stored."),
+            .option("name", valueName: "text", help: "The tileset's name in the metadata (default: the source's, else the file name)."),
+            .flag("dry-run", help: "Print tiles per zoom, total and estimated bytes; write nothing."),
+            .flag("json", help: "Print the result as JSON."),
+        ])
+
+    let area: String
+    let areaCRS: String
+    let zooms: ClosedRange<Int>
+    let from: String
+    let output: String?
+    let maxTiles: Int
+    let concurrency: Int
+    let rate: Double?
+    let headers: [(name: String, value: String)]
+    let name: String?
+    let dryRun: Bool
+    let json: Bool
+
+    public init(_ arguments: ParsedArguments) throws {
+        area = try arguments.required("area")
+        areaCRS = try arguments.required("area-crs")
+        zooms = try TilesCommand.zoomRange(try arguments.required("zoom"))
+        from = try arguments.required("from")
+        output = try arguments.value("output")
+        maxTiles = try arguments.required("max-tiles")
+        concurrency = try arguments.required("concurrency")
+        rate = try arguments.value("rate")
+        name = try arguments.value("name")
+        dryRun = arguments.flag("dry-run")
+        json = arguments.flag("json")
+        headers = try (try arguments.values("header", as: String.self)).map { text in
+            guard let colon = text.firstIndex(of: ":"),
+                  !text[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError("--header '\(text)': expected 'Name: value'")
+            }
+            return (text[..<colon].trimmingCharacters(in: .whitespaces),
+                    text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        guard maxTiles > 0 else { throw UsageError("--max-tiles must be at least 1") }
+        guard concurrency > 0 else { throw UsageError("--concurrency must be at least 1") }
+        if let rate, !(rate > 0) { throw UsageError("--rate must be a positive number of requests per second") }
+        if !dryRun && output == nil { throw UsageError("missing -o/--output (or use --dry-run)") }
+        if let output, !TilesCommand.isURL(from),
+           URL(fileURLWithPath: output).standardized.path == URL(fileURLWithPath: from).standardized.path {
+            throw UsageError("-o \(output): the output must not be the source")
+        }
+    }
+
+    /// The deepest zoom accepted: 2^24 tiles a side is already far below a metre.
+    static let deepestZoom = 24
+
+    static func zoomRange(_ text: String) throws -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let bounds: [Int?] = parts.count == 1 ? [parts[0], parts[0]] : parts
+        guard bounds.count == 2, let lo = bounds[0], let hi = bounds[1], lo >= 0, hi >= lo, hi <= deepestZoom else {
+            throw UsageError("--zoom \(text): expected min-max with 0 <= min <= max <= \(deepestZoom), such as 0-12")
+        }
+        return lo...hi
+    }
+
+    static func isURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    public func run(_ context: CommandContext) throws {
+        let geos = try GEOSContext()
+        let proj = try PROJContext()
+        let parsedArea: AreaOfInterest
+        do {
+            parsedArea = try AreaOfInterest(parsing: area, crs: areaCRS, context: geos)
+        } catch let error as GeometryError {
+            throw UsageError("--area: \(error.message)")
+        }
+        let coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
+                                        isCancelled: { context.isCancelled })
+        let total = coverage.totalCount
+        let areaBounds = try lonLatBounds(parsedArea, proj: proj)
+
+        if total > maxTiles && !dryRun {
+            var message = "the area needs \(total) tiles at zoom \(zooms.lowerBound)-\(zooms.upperBound), more than --max-tiles \(maxTiles)"
+            if let fits = coverage.deepestZoom(fittingIn: maxTiles) {
+                message += "; zoom \(zooms.lowerBound)-\(fits) fits (\(coverage.counts.filter { $0.zoom <= fits }.reduce(0) { $0 + $1.count }) tiles)"
+            } else {
+                message += "; even zoom \(zooms.lowerBound) alone does not fit"
+            }
+            throw TilePackageError(.invalidInput, message + ", or raise --max-tiles")
+        }
+
+        let source = try openSource(context)
+        for warning in source.warnings { context.warn(warning) }
+
+        if dryRun {
+            let bytes = try source.estimatedBytes(of: coverage)
+            printPlan(coverage, bytes: bytes, context: context)
+            return
+        }
+        guard let output else { return }
+        let request = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds,
+                                      jobKey: "\(source.identity) \(parsedArea.crs) \(parsedArea.text) z\(zooms.lowerBound)-\(zooms.upperBound)",
+                                      name: name, batchSize: TilesCommand.isURL(from) ? max(64, concurrency * 16) : 1024)
+        let bar = ProgressBar(label: "tiles", total: total, context: context)
+        let report: TileCopyReport
+        do {
+            report = try TileCopy.run(request, from: source, progress: { done, _ in bar.update(done: done) },
+                                      isCancelled: { context.isCancelled })
+        } catch is CancellationError {
+            bar.finish()
+            context.printError("Interrupted: the tiles so far are kept in \(request.workPath); run the same command again to resume.")
+            throw ExitCode.interrupted
+        }
+        bar.finish()
+        printReport(report, output: output, context: context)
+    }
+
+    private func openSource(_ context: CommandContext) throws -> any TileSource {
+        if TilesCommand.isURL(from) {
+            var configuration = HTTPConfiguration()
+            configuration.concurrency = concurrency
+            configuration.requestsPerSecond = rate
+            configuration.headers = headers
+            configuration.userAgent = HTTPConfiguration.userAgent(version: PkgBuildVersion.current)
+            return try HTTPTileSource(template: from, configuration: configuration, isCancelled: { context.isCancelled })
+        }
+        return try MBTilesSource(path: from)
+    }
+
+    /// The area's bounding box in degrees; an antimeridian box keeps west > east.
+    private func lonLatBounds(_ area: AreaOfInterest, proj: PROJContext) throws -> Envelope {
+        if area.isLonLat { return area.envelope }
+        return try area.lonLatGeometry(context: proj).envelope ?? area.envelope
+    }
+
+    private func printPlan(_ coverage: TileCoverage, bytes: Int?, context: CommandContext) {
+        let counts = coverage.counts
+        if json {
+            context.print(JSONValue.object([
+                "zooms": .array(counts.map { JSONValue.object(["zoom": .int($0.zoom), "tiles": .int($0.count)]) }),
+                "total_tiles": .int(coverage.totalCount),
+                "estimated_bytes": bytes.map { JSONValue.int($0) } ?? .null,
+                "max_tiles": .int(maxTiles),
+                "within_max_tiles": .bool(coverage.totalCount <= maxTiles),
+            ]).prettyPrinted)
+            return
+        }
+        var table = TextTable(columns: [.init("zoom", alignment: .right), .init("tiles", alignment: .right)])
+        for c in counts { table.append([String(c.zoom), String(c.count)]) }
+        context.write(table.rendered)
+        var line = "total: \(coverage.totalCount) tiles"
+        if let bytes { line += ", about \(TilesCommand.humanBytes(bytes)) (\(bytes) bytes)" }
+        context.print(line)
+        if coverage.totalCount > maxTiles {
+            context.warn("more than --max-tiles \(maxTiles): a real run would be refused")
+        }
+    }
+
+    private func printReport(_ report: TileCopyReport, output: String, context: CommandContext) {
+        if json {
+            context.print(JSONValue.object([
+                "output": .string(output),
+                "requested": .int(report.requested),
+                "written": .int(report.written),
+                "resumed": .int(report.resumed),
+                "absent": .int(report.absent),
+                "bytes": .int(report.bytes),
+                "minzoom": report.zooms.map { JSONValue.int($0.lowerBound) } ?? .null,
+                "maxzoom": report.zooms.map { JSONValue.int($0.upperBound) } ?? .null,
+            ]).prettyPrinted)
+            return
+        }
+        var line = "\(output): \(report.written + report.resumed) tiles"
+        if let z = report.zooms { line += " at zoom \(z.lowerBound)-\(z.upperBound)" }
+        line += ", \(TilesCommand.humanBytes(report.bytes)) written"
+        if report.resumed > 0 { line += ", \(report.resumed) kept from the interrupted run" }
+        if report.absent > 0 { line += "; \(report.absent) tiles absent from the source" }
+        context.print(line)
+    }
+
+    static func humanBytes(_ n: Int) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(n), unit = 0
+        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
+        return unit == 0 ? "\(n) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}
