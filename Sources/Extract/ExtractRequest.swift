@@ -1,0 +1,82 @@
+/// What `create` and `estimate` are asked to do: the command line's options as values.
+public struct ExtractRequest: Sendable, Hashable {
+    /// `minx,miny,maxx,maxy`, WKT, or `@file.geojson`.
+    public var area: String
+    /// The CRS the area is given in (`EPSG:n`, WKT or PROJ); nil is EPSG:4326.
+    public var areaCRS: String?
+    /// The source GeoPackage.
+    public var source: String
+    /// Layers to take; empty takes every feature and attribute table.
+    public var layers: [String]
+    public var filters: [WhereFilter]
+    /// Cut geometries to the area (dropping features that only touch it).
+    public var clip: Bool
+    /// Layers copied with their schema only.
+    public var schemaOnly: [String]
+    /// Bring rows related to the area's rows, one hop along every relationship.
+    public var includeRelated: Bool
+    /// Count and skip features whose geometry cannot be decoded, instead of failing.
+    public var skipInvalid: Bool
+    /// The package CRS; nil keeps each layer's CRS.
+    public var crs: String?
+    /// The basemap; nil builds a package without one.
+    public var tiles: TilesRequest?
+    /// Register the replica at the source (false: `--no-register`).
+    public var register: Bool
+    /// The package directory to write (`AREA.pkg`).
+    public var output: String
+    /// Replace an existing package.
+    public var force: Bool
+
+    public init(area: String, areaCRS: String? = nil, source: String, layers: [String] = [],
+                filters: [WhereFilter] = [], clip: Bool = false, schemaOnly: [String] = [],
+                includeRelated: Bool = true, skipInvalid: Bool = false, crs: String? = nil,
+                tiles: TilesRequest? = nil, register: Bool = true, output: String, force: Bool = false) {
+        self.area = area
+        self.areaCRS = areaCRS
+        self.source = source
+        self.layers = layers
+        self.filters = filters
+        self.clip = clip
+        self.schemaOnly = schemaOnly
+        self.includeRelated = includeRelated
+        self.skipInvalid = skipInvalid
+        self.crs = crs
+        self.tiles = tiles
+        self.register = register
+        self.output = output
+        self.force = force
+    }
+
+    /// Identifies the request for resuming an interrupted build: the same arguments give the
+    /// same fingerprint (`--force` aside, which says nothing about the content).
+    public var fingerprint: String {
+        var parts = [area, areaCRS ?? "", source, layers.joined(separator: ","),
+                     filters.map { "\($0.layer):\($0.expression)" }.joined(separator: "\u{1}"),
+                     "\(clip)", schemaOnly.joined(separator: ","), "\(includeRelated)", "\(skipInvalid)",
+                     crs ?? "", "\(register)"]
+        if let tiles { parts += [tiles.source, "\(tiles.minZoom)-\(tiles.maxZoom)", "\(tiles.maxTiles ?? -1)"] }
+        return parts.joined(separator: "\u{0}")
+    }
+}
+
+/// The basemap part of a request.
+public struct TilesRequest: Sendable, Hashable {
+    /// An MBTiles path or an XYZ URL template.
+    public var source: String
+    public var minZoom: Int
+    public var maxZoom: Int
+    public var maxTiles: Int?
+    public var concurrency: Int
+    public var headers: [String]
+
+    public init(source: String, minZoom: Int, maxZoom: Int, maxTiles: Int? = nil,
+                concurrency: Int = 8, headers: [String] = []) {
+        self.source = source
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.maxTiles = maxTiles
+        self.concurrency = concurrency
+        self.headers = headers
+    }
+}

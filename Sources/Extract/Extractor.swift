@@ -1,0 +1,298 @@
+import Foundation
+import Geodatabase
+import Geometry
+import SQLite
+
+/// Plans, estimates and builds offline packages.
+public enum Extractor {
+    /// What one layer holds after a build (or would hold, for an estimate).
+    public struct LayerResult: Sendable, Hashable {
+        public var name: String
+        public var dataType: String
+        public var geometryType: String?
+        public var crs: String?
+        /// Rows chosen by the area (or whole attribute tables).
+        public var selected: Int
+        /// Rows added because they are related to the area's rows.
+        public var related: Int
+        /// Features skipped for a geometry that could not be read (`--skip-invalid`).
+        public var skippedInvalid: Int
+        public var cut: LayerCut
+        public var count: Int { selected + related }
+    }
+
+    /// The outcome of `create` or `estimate`.
+    public struct Result: Sendable, Hashable {
+        public var layers: [LayerResult]
+        public var generation: Int64?
+        public var replicaID: String?
+        public var package: String?
+        public var warnings: [String]
+    }
+
+    /// Counts what `create` would write, writing nothing.
+    public static func estimate(_ request: ExtractRequest, isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> Result {
+        let prepared = try prepare(request)
+        let counter = RowCounter()
+        let tally = try read(prepared, send: { message in
+            if case .rows(let t, let rows) = message { counter.add(t, rows.count) }
+            return true
+        }, isCancelled: isCancelled)
+        return result(prepared, tally: tally, replicaID: nil, package: nil)
+    }
+
+    /// Builds the package: validates everything first (nothing is written for bad input),
+    /// reads the source in one transaction on a worker thread while this thread writes
+    /// data.gpkg, then writes the manifest and renames the package into place.
+    public static func create(_ request: ExtractRequest, toolVersion: String = "0",
+                              isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> Result {
+        let prepared = try prepare(request)
+        let output = URL(fileURLWithPath: request.output).standardizedFileURL
+        let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force)
+        do {
+            let writer = try GeoPackageWriter(path: directory.dataURL.path)
+            for srs in prepared.spatialReferenceSystems { try writer.addSpatialReferenceSystem(srs) }
+            let queue = BoundedQueue<ExtractMessage>(capacity: 8)
+            let outcome = WorkerOutcome()
+            let worker = Thread {
+                do {
+                    outcome.tally = try read(prepared, send: { queue.put($0) }, isCancelled: isCancelled)
+                } catch {
+                    outcome.error = error
+                }
+                queue.close()
+            }
+            worker.stackSize = 4 << 20
+            worker.start()
+            var writeError: Error?
+            while let message = queue.take() {
+                guard writeError == nil else { continue }
+                do {
+                    switch message {
+                    case .spatialReferenceSystem(let srs): try writer.addSpatialReferenceSystem(srs)
+                    case .createTable(let table): try writer.createTable(table)
+                    case .rows(let table, let rows):
+                        for row in rows { try writer.insert(into: table, row.values, envelope: row.envelope) }
+                    case .sql(let sql, let arguments): try writer.execute(sql, arguments)
+                    }
+                } catch {
+                    writeError = error
+                    queue.close()
+                }
+            }
+            outcome.finished.wait()
+            if let error = outcome.error ?? writeError { throw error }
+            guard let tally = outcome.tally else { throw ExtractError(.failure, "the reading worker stopped") }
+            try writer.finish()
+            try writer.commit()
+            let replicaID = UUID().uuidString.lowercased()
+            let result = result(prepared, tally: tally, replicaID: replicaID, package: output.path)
+            let manifest = try makeManifest(prepared, result: result, directory: directory, toolVersion: toolVersion)
+            try manifest.encoded().write(to: directory.manifestURL)
+            try directory.commit()
+            return result
+        } catch let error as ExtractError where error.kind == .cancelled {
+            throw ExtractError(.cancelled, "cancelled; the unfinished package is kept in \(directory.stagingURL.path) "
+                + "and a re-run of the same command resumes it")
+        } catch {
+            directory.discard()
+            if let e = error as? ExtractError { throw e }
+            throw ExtractError(.failure, "cannot build \(output.path): \(error)")
+        }
+    }
+
+    // MARK: Internals
+
+    /// Everything checked and resolved before anything is written.
+    struct Prepared: Sendable {
+        var request: ExtractRequest
+        var area: ExtractArea
+        var plans: [LayerPlan]
+        var areas: [String: Geometry]
+        var relationships: [Relationship]
+        var spatialReferenceSystems: [SpatialReferenceRow]
+    }
+
+    static func prepare(_ request: ExtractRequest) throws -> Prepared {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: request.source) else {
+            throw ExtractError(.source, "source \(request.source) does not exist")
+        }
+        if !request.output.isEmpty {
+            try PackageDirectory.checkOutput(URL(fileURLWithPath: request.output).standardizedFileURL, force: request.force)
+        }
+        let connection: Connection
+        let schema: GeoPackageSchema
+        do {
+            connection = try Connection(path: request.source, mode: .readOnly)
+            schema = try GeoPackageSchema.read(from: connection)
+        } catch let error as GeodatabaseError {
+            throw ExtractError(.source, "source \(request.source): \(error.message)")
+        } catch {
+            throw ExtractError(.source, "source \(request.source) is not a GeoPackage: \(error)")
+        }
+        let context = try GEOSContext()
+        let area = try ExtractArea.parse(request.area, crs: request.areaCRS, context: context)
+        if let crs = request.crs, !["EPSG:4326"].contains(crs.uppercased()) {
+            throw ExtractError(.crs, "--crs \(crs): unknown or unsupported CRS")
+        }
+        if request.register && !fm.isWritableFile(atPath: request.source) {
+            throw ExtractError(.registration, "source \(request.source) is read-only, so the package cannot be "
+                + "registered as a replica; pass --no-register to build an unregistered package")
+        }
+
+        // Layers: the named ones, or every feature and attribute table (mapping tables of
+        // relationships travel with their relationship, not as layers).
+        let mappingTables = Set(schema.relationships.compactMap { $0.mappingTable?.lowercased() })
+        let candidates = schema.layers.filter {
+            ($0.kind == .features || $0.kind == .attributes) && !mappingTables.contains($0.name.lowercased())
+        }
+        var chosen: [LayerInfo] = []
+        if request.layers.isEmpty {
+            chosen = candidates
+        } else {
+            for name in request.layers {
+                guard let layer = candidates.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                    throw ExtractError(.layer, "--layer \(name): no feature or attribute table of that name in \(request.source)"
+                        + " (there are: \(candidates.map(\.name).joined(separator: ", ")))")
+                }
+                if !chosen.contains(where: { $0.name == layer.name }) { chosen.append(layer) }
+            }
+        }
+        for name in request.schemaOnly + request.filters.map(\.layer)
+        where !chosen.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            throw ExtractError(.layer, "layer \(name) is not among the layers extracted from \(request.source)")
+        }
+        let chosenNames = Set(chosen.map { $0.name.lowercased() })
+        let relationships = schema.relationships.filter {
+            chosenNames.contains($0.originTable.lowercased()) && chosenNames.contains($0.destinationTable.lowercased())
+        }
+
+        var plans: [LayerPlan] = []
+        var areas: [String: Geometry] = [:]
+        var srsRows: [Int64: SpatialReferenceRow] = [:]
+        for layer in chosen {
+            guard let primaryKey = layer.primaryKey else {
+                throw ExtractError(.layer, "layer \(layer.name) of \(request.source) has no integer primary key")
+            }
+            guard let createSQL = try connection.scalar(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(layer.name)])?.stringValue else {
+                throw ExtractError(.layer, "layer \(layer.name) is registered in gpkg_contents but has no table")
+            }
+            let filter = request.filters.first { $0.layer.lowercased() == layer.name.lowercased() }
+            if let filter { try filter.check(on: connection, table: layer.name) }
+            let schemaOnly = request.schemaOnly.contains { $0.lowercased() == layer.name.lowercased() }
+            let related = relationships.contains {
+                $0.originTable.lowercased() == layer.name.lowercased() || $0.destinationTable.lowercased() == layer.name.lowercased()
+            }
+            var geometry: PackageTable.GeometryColumn?
+            var sourceCRS: String?
+            if let g = layer.geometryColumn {
+                var typeName = g.geometryTypeName.uppercased()
+                if request.clip, typeName == "POLYGON" || typeName == "LINESTRING" { typeName = "MULTI" + typeName }
+                geometry = .init(name: g.name, typeName: typeName, srsID: g.srsID, z: g.z, m: g.m)
+                if let srs = schema.spatialReferenceSystem(id: g.srsID) {
+                    srsRows[srs.srsID] = SpatialReferenceRow(
+                        srsID: srs.srsID, name: srs.name, organization: srs.organization,
+                        organizationCoordsysID: srs.organizationCoordsysID, definition: srs.definition,
+                        description: srs.description)
+                    sourceCRS = srs.organization.uppercased() == "EPSG" ? "EPSG:\(srs.organizationCoordsysID)" : "srs_id:\(srs.srsID)"
+                }
+                guard sourceCRS == "EPSG:4326" else {
+                    throw ExtractError(.crs, "layer \(layer.name) is in \(sourceCRS ?? "srs_id \(g.srsID)"); "
+                        + "only EPSG:4326 layers are supported so far")
+                }
+                areas[layer.name] = area.geometry
+            }
+            let mode: LayerPlan.Mode = schemaOnly ? .schemaOnly
+                : layer.kind == .features ? .spatial
+                : related ? (request.includeRelated ? .relatedOnly : .schemaOnly)
+                : .whole
+            let table = PackageTable(name: layer.name, dataType: layer.kind.dataType, identifier: layer.identifier,
+                                     description: layer.description, createSQL: createSQL,
+                                     columns: layer.fields.map(\.name), primaryKey: primaryKey, geometry: geometry)
+            let cut = LayerCut(clipped: request.clip && mode == .spatial, filter: filter?.expression,
+                               reprojectedFrom: nil, schemaOnly: mode == .schemaOnly, spatial: mode == .spatial)
+            plans.append(LayerPlan(info: layer, table: table, mode: mode, filter: filter, cut: cut,
+                                   sourceCRS: sourceCRS, packageCRS: sourceCRS))
+        }
+        return Prepared(request: request, area: area, plans: plans, areas: areas, relationships: relationships,
+                        spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID })
+    }
+
+    static func read(_ prepared: Prepared, send: @escaping (ExtractMessage) -> Bool,
+                     isCancelled: @escaping () -> Bool) throws -> ExtractTally {
+        let reader = SourceReader(
+            sourcePath: prepared.request.source, plans: prepared.plans, areas: prepared.areas,
+            relationships: prepared.relationships, clip: prepared.request.clip,
+            skipInvalid: prepared.request.skipInvalid, includeRelated: prepared.request.includeRelated,
+            makeTransform: { _ in nil }, send: send, isCancelled: isCancelled)
+        do {
+            return try reader.run(generation: { _ in nil })
+        } catch let error as ExtractError {
+            throw error
+        } catch {
+            throw ExtractError(.failure, "reading \(prepared.request.source): \(error)")
+        }
+    }
+
+    static func result(_ prepared: Prepared, tally: ExtractTally, replicaID: String?, package: String?) -> Result {
+        var warnings = tally.warnings
+        let layers = prepared.plans.map { plan in
+            var cut = plan.cut
+            cut.relatedRows = tally.related[plan.name] ?? 0
+            return LayerResult(name: plan.name, dataType: plan.table.dataType, geometryType: plan.table.geometry?.typeName,
+                               crs: plan.packageCRS, selected: tally.selected[plan.name] ?? 0,
+                               related: tally.related[plan.name] ?? 0,
+                               skippedInvalid: tally.skippedInvalid[plan.name] ?? 0, cut: cut)
+        }
+        for layer in layers where layer.skippedInvalid > 0 {
+            warnings.append("layer \(layer.name): skipped \(layer.skippedInvalid) features whose geometry could not be read")
+        }
+        let spatial = layers.filter { $0.cut.spatial }
+        if !spatial.isEmpty && spatial.allSatisfy({ $0.selected == 0 }) {
+            warnings.append("the area \(prepared.area.given) holds no features of \(spatial.map(\.name).joined(separator: ", ")); "
+                + "the package has no features")
+        }
+        return Result(layers: layers, generation: tally.generation, replicaID: replicaID, package: package, warnings: warnings)
+    }
+
+    static func makeManifest(_ prepared: Prepared, result: Result, directory: PackageDirectory,
+                             toolVersion: String) throws -> PackageManifest {
+        let formatter = ISO8601DateFormatter()
+        let context = try GEOSContext()
+        let wkt = try context.wkt(prepared.area.geometry)
+        let geojson = try JSONValue(parsing: prepared.area.geometry.geoJSONText)
+        var files: [String: Int64] = [:]
+        for name in [PackageDirectory.dataFileName, PackageDirectory.basemapFileName] {
+            let url = directory.stagingURL.appendingPathComponent(name)
+            if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int64 { files[name] = size }
+        }
+        return PackageManifest(
+            tool: .init(name: "pkgbuild", version: toolVersion),
+            created: formatter.string(from: Date()),
+            replicaID: result.replicaID ?? "",
+            source: .init(kind: "geopackage",
+                          location: URL(fileURLWithPath: prepared.request.source).standardizedFileURL.path,
+                          generation: result.generation),
+            area: .init(geojson: geojson, wkt: wkt, crs: prepared.area.crs),
+            layers: result.layers.map {
+                .init(name: $0.name, dataType: $0.dataType, geometryType: $0.geometryType, crs: $0.crs,
+                      count: $0.count, cut: $0.cut)
+            },
+            tiles: nil, files: files)
+    }
+}
+
+/// The worker thread's result, read by the writer once the worker has finished.
+final class WorkerOutcome: @unchecked Sendable {
+    var tally: ExtractTally?
+    var error: Error?
+    let finished = DispatchSemaphore(value: 0)
+}
+
+/// Counts rows per table for `estimate`.
+final class RowCounter: @unchecked Sendable {
+    private(set) var counts: [String: Int] = [:]
+    func add(_ table: String, _ n: Int) { counts[table, default: 0] += n }
+}

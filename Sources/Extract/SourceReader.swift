@@ -1,0 +1,299 @@
+import Foundation
+import Geodatabase
+import Geometry
+import SQLite
+
+/// The reading side of an extraction, run on its own thread with its own source connection
+/// and GEOS context: one read transaction over the whole source, layer by layer, area rows
+/// first and related rows after, sending rows to the writer in batches through a bounded
+/// queue (so memory does not grow with the number of features).
+final class SourceReader {
+    let sourcePath: String
+    let plans: [LayerPlan]
+    /// The area in each spatial layer's CRS, by layer name.
+    let areas: [String: Geometry]
+    let relationships: [Relationship]
+    let clip: Bool
+    let skipInvalid: Bool
+    let includeRelated: Bool
+    /// Makes the reprojection of a layer (source CRS -> package CRS), on the worker's thread.
+    let makeTransform: (LayerPlan) throws -> ((Geometry) throws -> Geometry)?
+    let send: (ExtractMessage) -> Bool
+    let isCancelled: () -> Bool
+
+    static let batchSize = 512
+
+    /// Primary keys written, for tables that take part in a relationship.
+    private var writtenKeys: [String: Set<Int64>] = [:]
+    /// Values of relationship key columns of the rows selected by area, by table and column.
+    private var areaKeyValues: [String: [String: Set<SQLiteValue>]] = [:]
+    private var tally = ExtractTally()
+
+    init(sourcePath: String, plans: [LayerPlan], areas: [String: Geometry], relationships: [Relationship],
+         clip: Bool, skipInvalid: Bool, includeRelated: Bool,
+         makeTransform: @escaping (LayerPlan) throws -> ((Geometry) throws -> Geometry)?,
+         send: @escaping (ExtractMessage) -> Bool, isCancelled: @escaping () -> Bool) {
+        self.sourcePath = sourcePath
+        self.plans = plans
+        self.areas = areas
+        self.relationships = relationships
+        self.clip = clip
+        self.skipInvalid = skipInvalid
+        self.includeRelated = includeRelated
+        self.makeTransform = makeTransform
+        self.send = send
+        self.isCancelled = isCancelled
+    }
+
+    /// Reads everything; returns what was found.
+    func run(generation readGeneration: (Connection) throws -> Int64?) throws -> ExtractTally {
+        let connection: Connection
+        do { connection = try Connection(path: sourcePath, mode: .readOnly) } catch {
+            throw ExtractError(.source, "cannot open \(sourcePath): \(error)")
+        }
+        let context = try GEOSContext()
+        let inPackage = Set(plans.map { $0.name.lowercased() })
+        let tracked = Set(relationships.filter {
+            inPackage.contains($0.originTable.lowercased()) && inPackage.contains($0.destinationTable.lowercased())
+        }.flatMap { [$0.originTable.lowercased(), $0.destinationTable.lowercased()] })
+
+        try connection.withTransaction(.deferred) {
+            tally.generation = try readGeneration(connection)
+            for plan in plans {
+                _ = send(.createTable(plan.table))
+            }
+            var selectors: [String: LayerSelector] = [:]
+            for plan in plans {
+                try checkCancelled()
+                switch plan.mode {
+                case .schemaOnly, .relatedOnly:
+                    continue
+                case .whole:
+                    try stream(plan, connection: connection, condition: nil, arguments: [],
+                               tracked: tracked.contains(plan.name.lowercased()), selector: nil, related: false)
+                case .spatial:
+                    guard let area = areas[plan.name], let g = plan.table.geometry else { continue }
+                    let selector = try LayerSelector(
+                        context: context, area: area, clip: clip,
+                        promoteToMulti: plan.table.geometry?.typeName != plan.info.geometryColumn?.geometryTypeName,
+                        transform: try makeTransform(plan), outputSRSID: Int32(truncatingIfNeeded: g.srsID))
+                    selectors[plan.name] = selector
+                    var condition: String?
+                    var arguments: [SQLiteValue] = []
+                    if plan.info.hasSpatialIndex, let rtree = plan.table.rtreeName, let e = area.envelope {
+                        condition = "\(SQL.identifier(plan.table.primaryKey)) IN (SELECT id FROM \(SQL.identifier(rtree)) "
+                            + "WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)"
+                        arguments = [.real(e.maxX), .real(e.minX), .real(e.maxY), .real(e.minY)]
+                    }
+                    try stream(plan, connection: connection, condition: condition, arguments: arguments,
+                               tracked: tracked.contains(plan.name.lowercased()), selector: selector, related: false)
+                }
+            }
+            if includeRelated {
+                try relatedPass(connection: connection, context: context, selectors: selectors, inPackage: inPackage)
+            }
+            try copyMetadata(connection: connection, inPackage: inPackage)
+        }
+        return tally
+    }
+
+    private func checkCancelled() throws {
+        if isCancelled() { throw ExtractError(.cancelled, "cancelled") }
+    }
+
+    /// Streams the rows of one table that meet `condition` (and the layer's filter), through
+    /// the selector for area rows (`related == false`) or its conversion for related rows.
+    private func stream(_ plan: LayerPlan, connection: Connection, condition: String?, arguments: [SQLiteValue],
+                        tracked: Bool, selector: LayerSelector?, related: Bool) throws {
+        let table = plan.table
+        var conditions: [String] = []
+        if let condition { conditions.append(condition) }
+        if let filter = plan.filter { conditions.append("(\(filter.expression))") }
+        let sql = "SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name))"
+            + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+        let statement = try connection.prepare(sql)
+        try statement.bind(arguments)
+        let geometryIndex = table.geometry.flatMap { g in table.columns.firstIndex(of: g.name) }
+        let keyIndex = table.columns.firstIndex { $0.lowercased() == table.primaryKey.lowercased() }
+        let keyColumns = relationshipColumns(of: table.name)
+        var batch: [PackageRow] = []
+        batch.reserveCapacity(Self.batchSize)
+        var written = writtenKeys[table.name.lowercased()] ?? []
+        var count = 0
+        while try statement.step() {
+            var values = statement.values
+            let pk = keyIndex.flatMap { values[$0].int64Value }
+            if related, let pk, written.contains(pk) { continue }
+            var envelope: Envelope?
+            if let gi = geometryIndex, let blob = values[gi].blobValue {
+                do {
+                    if related {
+                        let converted: (blob: [UInt8], envelope: Envelope?) =
+                            try selector.map { try $0.convert(blob) } ?? (blob, try GeoPackageBinary.envelope(of: blob))
+                        values[gi] = .blob(converted.blob)
+                        envelope = converted.envelope
+                    } else if let selector {
+                        guard let selected = try selector.select(blob) else { continue }
+                        values[gi] = .blob(selected.blob)
+                        envelope = selected.envelope
+                    } else {
+                        envelope = try GeoPackageBinary.envelope(of: blob)
+                    }
+                } catch let error as GeometryError {
+                    if skipInvalid {
+                        tally.skippedInvalid[table.name, default: 0] += 1
+                        continue
+                    }
+                    throw ExtractError(.corruptGeometry, "layer \(table.name), fid \(pk.map(String.init) ?? "?"): "
+                        + "geometry cannot be read (\(error.message)); pass --skip-invalid to skip such features")
+                }
+            } else if selector != nil && !related {
+                continue  // a NULL geometry meets no area
+            }
+            if tracked, let pk { written.insert(pk) }
+            if !related {
+                for (column, index) in keyColumns where !values[index].isNull {
+                    areaKeyValues[table.name.lowercased(), default: [:]][column, default: []].insert(values[index])
+                }
+            }
+            batch.append(PackageRow(values: values, envelope: envelope))
+            count += 1
+            if batch.count == Self.batchSize {
+                try checkCancelled()
+                guard send(.rows(table: table.name, rows: batch)) else { throw ExtractError(.cancelled, "writer stopped") }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty {
+            guard send(.rows(table: table.name, rows: batch)) else { throw ExtractError(.cancelled, "writer stopped") }
+        }
+        if tracked { writtenKeys[table.name.lowercased()] = written }
+        if related { tally.related[table.name, default: 0] += count } else { tally.selected[table.name, default: 0] += count }
+    }
+
+    /// The columns of `table` that relationships key on, with their index in the row.
+    private func relationshipColumns(of table: String) -> [(String, Int)] {
+        guard let plan = plans.first(where: { $0.name.lowercased() == table.lowercased() }) else { return [] }
+        var columns: Set<String> = []
+        for r in relationships {
+            if r.originTable.lowercased() == table.lowercased() { columns.insert(r.originKey) }
+            if r.destinationTable.lowercased() == table.lowercased() { columns.insert(r.destinationKey) }
+        }
+        return columns.compactMap { c in
+            plan.table.columns.firstIndex { $0.lowercased() == c.lowercased() }.map { (c.lowercased(), $0) }
+        }
+    }
+
+    /// One hop along every relationship, both ways, from the rows selected by area.
+    private func relatedPass(connection: Connection, context: GEOSContext, selectors: [String: LayerSelector],
+                             inPackage: Set<String>) throws {
+        for r in relationships {
+            let ends = [(from: r.originTable, fromKey: r.originKey, to: r.destinationTable, toKey: r.destinationKey, forward: true),
+                        (from: r.destinationTable, fromKey: r.destinationKey, to: r.originTable, toKey: r.originKey, forward: false)]
+            for end in ends {
+                guard inPackage.contains(end.from.lowercased()), inPackage.contains(end.to.lowercased()),
+                      let toPlan = plans.first(where: { $0.name.lowercased() == end.to.lowercased() }),
+                      toPlan.mode == .spatial || toPlan.mode == .relatedOnly,
+                      let keys = areaKeyValues[end.from.lowercased()]?[end.fromKey.lowercased()], !keys.isEmpty
+                else { continue }
+                var targets = Array(keys)
+                if let mapping = r.mappingTable {
+                    targets = try mapped(keys: targets, through: mapping, forward: end.forward, connection: connection)
+                }
+                for chunk in stride(from: 0, to: targets.count, by: 500) {
+                    try checkCancelled()
+                    let part = Array(targets[chunk..<min(chunk + 500, targets.count)])
+                    let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
+                    try stream(toPlan, connection: connection,
+                               condition: "\(SQL.identifier(end.toKey)) IN (\(marks))", arguments: part,
+                               tracked: true, selector: selectors[toPlan.name], related: true)
+                }
+            }
+        }
+    }
+
+    /// The other ends' key values of mapping-table links (Related Tables Extension).
+    private func mapped(keys: [SQLiteValue], through mapping: String, forward: Bool,
+                        connection: Connection) throws -> [SQLiteValue] {
+        let (fromColumn, toColumn) = forward ? ("base_id", "related_id") : ("related_id", "base_id")
+        var result: Set<SQLiteValue> = []
+        for chunk in stride(from: 0, to: keys.count, by: 500) {
+            let part = Array(keys[chunk..<min(chunk + 500, keys.count)])
+            let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
+            for row in try connection.query("SELECT \(toColumn) FROM \(SQL.identifier(mapping)) WHERE \(fromColumn) IN (\(marks))", part) {
+                result.insert(row[0])
+            }
+        }
+        return Array(result)
+    }
+
+    /// Copies what describes the copied tables: data columns and their constraints, the
+    /// relationships between copied tables (ours and the Related Tables Extension's, with
+    /// the mapping rows whose both ends were copied), and their extension rows.
+    private func copyMetadata(connection: Connection, inPackage: Set<String>) throws {
+        func exists(_ table: String) throws -> Bool {
+            try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) != nil
+        }
+        func createSQL(_ table: String) throws -> String? {
+            try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])?.stringValue
+        }
+        func copyRows(_ table: String, where condition: String, _ arguments: [SQLiteValue] = []) throws {
+            let statement = try connection.prepare("SELECT * FROM \(SQL.identifier(table)) WHERE \(condition)")
+            try statement.bind(arguments)
+            let names = statement.columnNames
+            let insert = "INSERT INTO \(SQL.identifier(table)) (\(names.map(SQL.identifier).joined(separator: ", "))) "
+                + "VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+            while try statement.step() { _ = send(.sql(insert, statement.values)) }
+        }
+        let tableList = inPackage.map { SQL.literal($0) }.joined(separator: ", ")
+        var copiedMetadata: [String] = []
+        if try exists("gpkg_data_columns"), let ddl = try createSQL("gpkg_data_columns") {
+            _ = send(.sql(ddl, []))
+            try copyRows("gpkg_data_columns", where: "lower(table_name) IN (\(tableList))")
+            copiedMetadata.append("gpkg_data_columns")
+            if try exists("gpkg_data_column_constraints"), let ddl = try createSQL("gpkg_data_column_constraints") {
+                _ = send(.sql(ddl, []))
+                try copyRows("gpkg_data_column_constraints", where: """
+                    constraint_name IN (SELECT constraint_name FROM gpkg_data_columns WHERE lower(table_name) IN (\(tableList)))
+                    """)
+                copiedMetadata.append("gpkg_data_column_constraints")
+            }
+        }
+        for metadata in ["pkgbuild_relationships"] where try exists(metadata) {
+            if let ddl = try createSQL(metadata) {
+                _ = send(.sql(ddl, []))
+                try copyRows(metadata, where: "lower(origin_table) IN (\(tableList)) AND lower(destination_table) IN (\(tableList))")
+                copiedMetadata.append(metadata)
+            }
+        }
+        let mappings = relationships.filter {
+            $0.mappingTable != nil && inPackage.contains($0.originTable.lowercased())
+                && inPackage.contains($0.destinationTable.lowercased())
+        }
+        if !mappings.isEmpty, try exists("gpkgext_relations"), let ddl = try createSQL("gpkgext_relations") {
+            _ = send(.sql(ddl, []))
+            copiedMetadata.append("gpkgext_relations")
+            for r in mappings {
+                guard let mapping = r.mappingTable, let mappingDDL = try createSQL(mapping) else { continue }
+                try copyRows("gpkgext_relations", where: "mapping_table_name = ?", [.text(mapping)])
+                _ = send(.sql(mappingDDL, []))
+                let base = writtenKeys[r.originTable.lowercased()] ?? []
+                let related = writtenKeys[r.destinationTable.lowercased()] ?? []
+                let statement = try connection.prepare("SELECT base_id, related_id FROM \(SQL.identifier(mapping))")
+                while try statement.step() {
+                    guard let b = statement.values[0].int64Value, let rel = statement.values[1].int64Value,
+                          base.contains(b), related.contains(rel) else { continue }
+                    _ = send(.sql("INSERT INTO \(SQL.identifier(mapping)) (base_id, related_id) VALUES (?, ?)",
+                                  [.integer(b), .integer(rel)]))
+                }
+                copiedMetadata.append(mapping)
+            }
+        }
+        if try exists("gpkg_extensions") {
+            let names = (copiedMetadata.map { $0.lowercased() } + Array(inPackage)).map(SQL.literal).joined(separator: ", ")
+            try copyRows("gpkg_extensions", where: """
+                lower(table_name) IN (\(names)) AND extension_name != 'gpkg_rtree_index'
+                """)
+        }
+    }
+}
