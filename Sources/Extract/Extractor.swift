@@ -61,6 +61,7 @@ public enum Extractor {
                     outcome.error = error
                 }
                 queue.close()
+                outcome.finished.signal()
             }
             worker.stackSize = 4 << 20
             worker.start()
@@ -260,9 +261,8 @@ public enum Extractor {
     static func makeManifest(_ prepared: Prepared, result: Result, directory: PackageDirectory,
                              toolVersion: String) throws -> PackageManifest {
         let formatter = ISO8601DateFormatter()
-        let context = try GEOSContext()
-        let wkt = try context.wkt(prepared.area.geometry)
-        let geojson = try JSONValue(parsing: prepared.area.geometry.geoJSONText)
+        let wkt = prepared.area.geometry.wkt
+        let geojson = try ManifestJSON(parsing: prepared.area.geometry.geoJSON())
         var files: [String: Int64] = [:]
         for name in [PackageDirectory.dataFileName, PackageDirectory.basemapFileName] {
             let url = directory.stagingURL.appendingPathComponent(name)

@@ -43,10 +43,10 @@ public struct PackageManifest: Sendable, Hashable, Codable {
 
     /// The area of interest: a GeoJSON geometry in EPSG:4326, and the area as given.
     public struct Area: Sendable, Hashable, Codable {
-        public var geojson: JSONValue
+        public var geojson: ManifestJSON
         public var wkt: String
         public var crs: String
-        public init(geojson: JSONValue, wkt: String, crs: String) {
+        public init(geojson: ManifestJSON, wkt: String, crs: String) {
             self.geojson = geojson
             self.wkt = wkt
             self.crs = crs

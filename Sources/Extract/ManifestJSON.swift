@@ -1,20 +1,21 @@
 import Foundation
 
-/// Any JSON value, so that documents made elsewhere (a GeoJSON geometry from the codecs)
-/// can sit inside our Codable manifest unchanged.
-public enum JSONValue: Sendable, Hashable, Codable {
+/// Any JSON value, Codable, so that documents made elsewhere (a GeoJSON geometry from the
+/// codecs) can sit inside the Codable manifest unchanged. (Geometry's `JSONValue` keeps exact
+/// numbers for feature properties but is not Codable.)
+public enum ManifestJSON: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([ManifestJSON])
+    case object([String: ManifestJSON])
 
     /// Parses JSON text.
     /// - Throws: `ExtractError` (`.package`) when the text is not JSON.
     public init(parsing text: String) throws {
         do {
-            self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            self = try JSONDecoder().decode(ManifestJSON.self, from: Data(text.utf8))
         } catch {
             throw ExtractError(.package, "not a JSON document: \(error.localizedDescription)")
         }
@@ -26,8 +27,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let d = try? c.decode(Double.self) { self = .number(d) }
         else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        else if let a = try? c.decode([ManifestJSON].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: ManifestJSON].self)) }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -49,7 +50,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "null"
     }
 
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> ManifestJSON? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
