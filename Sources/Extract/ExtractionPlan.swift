@@ -24,6 +24,9 @@ struct LayerPlan: Sendable {
     /// The source and package CRS as `EPSG:n` (or `srs_id:n` without an EPSG code).
     var sourceCRS: String?
     var packageCRS: String?
+    /// PROJ definitions for the reprojection; nil when the layer keeps its CRS.
+    var sourceCRSDefinition: String?
+    var packageCRSDefinition: String?
 
     var name: String { info.name }
 }

@@ -133,9 +133,31 @@ public enum Extractor {
             throw ExtractError(.source, "source \(request.source) is not a GeoPackage: \(error)")
         }
         let context = try GEOSContext()
-        let area = try ExtractArea.parse(request.area, crs: request.areaCRS, context: context)
-        if let crs = request.crs, !["EPSG:4326"].contains(crs.uppercased()) {
-            throw ExtractError(.crs, "--crs \(crs): unknown or unsupported CRS")
+        let proj = try PROJContext()
+        func crs(_ definition: String, option: String) throws -> CoordinateReferenceSystem {
+            do { return try CoordinateReferenceSystem(definition, context: proj) } catch {
+                throw ExtractError(.crs, "\(option) \(definition): unknown CRS (\(error))")
+            }
+        }
+        _ = try crs(request.areaCRS ?? "EPSG:4326", option: "--area-crs")
+        var area = try ExtractArea.parse(request.area, crs: request.areaCRS, context: context)
+        let wgs84 = try crs("EPSG:4326", option: "EPSG:4326")
+        if area.crs.uppercased() != "EPSG:4326" {
+            area = ExtractArea(geometry: try area.geometry(in: wgs84, proj: proj, geos: context),
+                               given: area.given, crs: area.crs, original: area.geometry)
+        }
+        let packageCRS = try request.crs.map { try crs($0, option: "--crs") }
+        var packageSRS: SpatialReferenceRow?
+        if let packageCRS {
+            let code = packageCRS.epsgCode
+            let definition: String
+            do { definition = try packageCRS.wkt() } catch {
+                throw ExtractError(.crs, "--crs \(packageCRS.definition): no WKT for it (\(error))")
+            }
+            packageSRS = SpatialReferenceRow(
+                srsID: Int64(code ?? 100_000), name: packageCRS.name ?? packageCRS.definition,
+                organization: code == nil ? "NONE" : "EPSG", organizationCoordsysID: Int64(code ?? 100_000),
+                definition: definition, description: nil)
         }
         if request.register && !fm.isWritableFile(atPath: request.source) {
             throw ExtractError(.registration, "source \(request.source) is read-only, so the package cannot be "
@@ -172,6 +194,7 @@ public enum Extractor {
         var plans: [LayerPlan] = []
         var areas: [String: Geometry] = [:]
         var srsRows: [Int64: SpatialReferenceRow] = [:]
+        var layerCRSDefinitions: [String: String] = [:]
         for layer in chosen {
             guard let primaryKey = layer.primaryKey else {
                 throw ExtractError(.layer, "layer \(layer.name) of \(request.source) has no integer primary key")
@@ -199,11 +222,18 @@ public enum Extractor {
                         description: srs.description)
                     sourceCRS = srs.organization.uppercased() == "EPSG" ? "EPSG:\(srs.organizationCoordsysID)" : "srs_id:\(srs.srsID)"
                 }
-                guard sourceCRS == "EPSG:4326" else {
-                    throw ExtractError(.crs, "layer \(layer.name) is in \(sourceCRS ?? "srs_id \(g.srsID)"); "
-                        + "only EPSG:4326 layers are supported so far")
+                let definition = sourceCRS?.hasPrefix("EPSG:") == true ? sourceCRS!
+                    : schema.spatialReferenceSystem(id: g.srsID)?.definition ?? ""
+                let layerCRS: CoordinateReferenceSystem
+                do { layerCRS = try CoordinateReferenceSystem(definition, context: proj) } catch {
+                    throw ExtractError(.crs, "layer \(layer.name): its CRS (srs_id \(g.srsID)) is unknown to PROJ (\(error))")
                 }
-                areas[layer.name] = area.geometry
+                layerCRSDefinitions[layer.name] = definition
+                areas[layer.name] = try area.geometry(in: layerCRS, proj: proj, geos: context)
+                if let packageSRS, packageSRS.srsID != g.srsID {
+                    geometry?.srsID = packageSRS.srsID
+                    srsRows[packageSRS.srsID] = packageSRS
+                }
             }
             let mode: LayerPlan.Mode = schemaOnly ? .schemaOnly
                 : layer.kind == .features ? .spatial
@@ -212,10 +242,15 @@ public enum Extractor {
             let table = PackageTable(name: layer.name, dataType: layer.kind.dataType, identifier: layer.identifier,
                                      description: layer.description, createSQL: createSQL,
                                      columns: layer.fields.map(\.name), primaryKey: primaryKey, geometry: geometry)
+            let reprojected = geometry != nil && geometry?.srsID != layer.geometryColumn?.srsID
             let cut = LayerCut(clipped: request.clip && mode == .spatial, filter: filter?.expression,
-                               reprojectedFrom: nil, schemaOnly: mode == .schemaOnly, spatial: mode == .spatial)
+                               reprojectedFrom: reprojected ? sourceCRS : nil, schemaOnly: mode == .schemaOnly,
+                               spatial: mode == .spatial)
+            let packageCRSName = reprojected ? packageSRS.map { $0.organization == "EPSG" ? "EPSG:\($0.organizationCoordsysID)" : "srs_id:\($0.srsID)" } : sourceCRS
             plans.append(LayerPlan(info: layer, table: table, mode: mode, filter: filter, cut: cut,
-                                   sourceCRS: sourceCRS, packageCRS: sourceCRS))
+                                   sourceCRS: sourceCRS, packageCRS: packageCRSName,
+                                   sourceCRSDefinition: layerCRSDefinitions[layer.name],
+                                   packageCRSDefinition: reprojected ? request.crs : nil))
         }
         return Prepared(request: request, area: area, plans: plans, areas: areas, relationships: relationships,
                         spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID })
@@ -227,13 +262,25 @@ public enum Extractor {
             sourcePath: prepared.request.source, plans: prepared.plans, areas: prepared.areas,
             relationships: prepared.relationships, clip: prepared.request.clip,
             skipInvalid: prepared.request.skipInvalid, includeRelated: prepared.request.includeRelated,
-            makeTransform: { _ in nil }, send: send, isCancelled: isCancelled)
+            makeTransform: makeTransform, send: send, isCancelled: isCancelled)
         do {
             return try reader.run(generation: { _ in nil })
         } catch let error as ExtractError {
             throw error
         } catch {
             throw ExtractError(.failure, "reading \(prepared.request.source): \(error)")
+        }
+    }
+
+    /// The reprojection of a layer, made on the reading worker with its own PROJ context.
+    static func makeTransform(_ plan: LayerPlan) throws -> ((Geometry) throws -> Geometry)? {
+        guard let from = plan.sourceCRSDefinition, let to = plan.packageCRSDefinition else { return nil }
+        let proj = try PROJContext()
+        let transformer = try Transformer(from: from, to: to, context: proj)
+        return { g in
+            do { return try transformer.transform(g) } catch let error as GeometryError {
+                throw ExtractError(.crs, "layer \(plan.name): cannot transform a geometry from \(from) to \(to): \(error.message)")
+            }
         }
     }
 
@@ -261,7 +308,7 @@ public enum Extractor {
     static func makeManifest(_ prepared: Prepared, result: Result, directory: PackageDirectory,
                              toolVersion: String) throws -> PackageManifest {
         let formatter = ISO8601DateFormatter()
-        let wkt = prepared.area.geometry.wkt
+        let wkt = (prepared.area.original ?? prepared.area.geometry).wkt
         let geojson = try ManifestJSON(parsing: prepared.area.geometry.geoJSON())
         var files: [String: Int64] = [:]
         for name in [PackageDirectory.dataFileName, PackageDirectory.basemapFileName] {

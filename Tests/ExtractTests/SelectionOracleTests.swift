@@ -84,3 +84,32 @@ import TestSupport
         #expect(info.status == 0, "\(info.stderr)")
     }
 }
+
+extension SelectionOracleTests {
+    /// `--clip --crs EPSG:3857` against `ogr2ogr -clipsrc ... -t_srs EPSG:3857`: clipped in
+    /// the layer's CRS, then reprojected.
+    @Test(arguments: cases)
+    func clipsAndReprojectsAsOgr2ogr(_ c: Case) throws {
+        let dir = try TemporaryDirectory()
+        let output = dir.path("\(c.name)-3857.pkg")
+        let request = ExtractRequest(area: c.area, source: TestData.url(c.source).path, layers: c.layers.keys.sorted(),
+                                     clip: true, crs: "EPSG:3857", register: false, output: output)
+        let result = try Extractor.create(request)
+        #expect(result.layers.allSatisfy { $0.crs == "EPSG:3857" && $0.cut.reprojectedFrom == "EPSG:4326" })
+        let path = output + "/data.gpkg"
+        let db = try Connection(path: path, mode: .readOnly)
+        let context = try GEOSContext()
+        for (name, expected) in c.layers {
+            #expect(try fids(db, name) == expected.clipped_3857.keys.compactMap { Int64($0) }.sorted(), "\(c.name) \(name)")
+            for row in try db.query("SELECT fid, geom FROM \"\(name)\"") {
+                guard let fid = row[0].int64Value, let blob = row[1].blobValue,
+                      let oracle = expected.clipped_3857[String(fid)], oracle.area > 0 else { continue }
+                let area = try context.area(try GeoPackageBinary(bytes: blob).geometry)
+                #expect(abs(area - oracle.area) <= 1e-9 * oracle.area, "\(c.name) \(name) fid \(fid): \(area) vs \(oracle.area)")
+            }
+        }
+        #expect(try db.scalar("SELECT count(*) FROM gpkg_spatial_ref_sys WHERE srs_id = 3857")?.int64Value == 1)
+        let result2 = try runProcess("/usr/bin/python3", [Self.validator, path])
+        #expect(result2.status == 0 && result2.stdout.isEmpty && result2.stderr.isEmpty, "\(result2.stdout)\(result2.stderr)")
+    }
+}
