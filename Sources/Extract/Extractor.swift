@@ -86,7 +86,7 @@ public enum Extractor {
             guard let tally = outcome.tally else { throw ExtractError(.failure, "the reading worker stopped") }
             try writer.finish()
             try writer.commit()
-            let replicaID = UUID().uuidString.lowercased()
+            let replicaID: String? = nil  // set once the replica is registered at the source
             let result = result(prepared, tally: tally, replicaID: replicaID, package: output.path)
             let manifest = try makeManifest(prepared, result: result, directory: directory, toolVersion: toolVersion)
             try manifest.encoded().write(to: directory.manifestURL)

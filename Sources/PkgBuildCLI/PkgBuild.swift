@@ -25,7 +25,9 @@ import Foundation
 /// stdout and stderr.
 public struct PkgBuild: CommandGroup {
     /// Every top-level subcommand. Later commands add their type here.
-    public static let subcommands: [any Command.Type] = [TilesCommand.self]
+    public static let subcommands: [any Command.Type] = [
+        TilesCommand.self, EstimateCommand.self, CreateCommand.self, InspectCommand.self,
+    ]
 
     public static let configuration = CommandConfiguration(
         name: "pkgbuild",

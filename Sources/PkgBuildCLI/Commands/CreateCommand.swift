@@ -1,0 +1,37 @@
+import Extract
+
+/// `pkgbuild create`: builds an offline package for an area.
+struct CreateCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "create",
+        abstract: "Build an offline package (features and basemap) for an area of interest.",
+        discussion: """
+            Features intersecting the area are taken whole (touching ones included), or cut to \
+            it with --clip; rows related to them come along. The package appears under its \
+            name only when complete; an interrupted build is resumed by running the same \
+            command again.
+            """,
+        arguments: ExtractOptions.arguments)
+
+    let request: ExtractRequest
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        request = try ExtractOptions.request(arguments, requireOutput: true)
+        json = arguments.flag("json")
+    }
+
+    func run(_ context: CommandContext) throws {
+        let cancellation = context.cancellation
+        let result = try Extractor.create(request, toolVersion: PkgBuildVersion.current,
+                                          isCancelled: { cancellation.isCancelled })
+        for warning in result.warnings { context.warn(warning) }
+        if json {
+            context.print(ExtractOptions.json(result).prettyPrinted)
+        } else {
+            context.print("Built \(result.package ?? request.output)")
+            if let id = result.replicaID { context.print("Replica \(id)" + (result.generation.map { " at generation \($0)" } ?? "")) }
+            context.write(ExtractOptions.table(result))
+        }
+    }
+}
