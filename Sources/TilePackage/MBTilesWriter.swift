@@ -26,9 +26,10 @@ public final class MBTilesWriter {
         self.path = path
         do {
             connection = try Connection(path: path, mode: .create)
-            // WAL with NORMAL sync: a commit per batch is cheap, and a crash loses at most the
-            // batch in flight; the file is switched back to a rollback journal when finished.
-            try connection.setJournalMode(.wal)
+            // A rollback journal: pages appended by a batch are not journaled, so bulk writes
+            // go to disk once (a WAL would write them twice, once more at the checkpoint), and
+            // a crash still loses at most the batch in flight.
+            try connection.setJournalMode(.delete)
             try connection.execute("""
                 PRAGMA synchronous = NORMAL;
                 PRAGMA cache_size = -16384;
@@ -146,14 +147,10 @@ public final class MBTilesWriter {
         try wrap { Int(try connection.scalar("SELECT count(*) FROM map")?.int64Value ?? 0) }
     }
 
-    /// Folds the write-ahead log into the file and returns it to a rollback journal, so the
-    /// finished file is one self-contained file any reader opens (read-only media included).
+    /// Leaves the file in rollback-journal mode, one self-contained file any reader opens
+    /// (read-only media included), also when it was begun by a version that used a WAL.
     public func finish() throws {
-        try wrap {
-            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try connection.setJournalMode(.delete)
-            try connection.execute("ANALYZE")
-        }
+        try wrap { try connection.setJournalMode(.delete) }
     }
 
     // FNV-1a, 64 bits: fast, and collisions cost only a comparison (see `write`).

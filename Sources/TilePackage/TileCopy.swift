@@ -102,7 +102,7 @@ public enum TileCopy {
                         report.written += 1
                         report.bytes += data.count
                         done += 1
-                        if delivered % 4096 == 0 { try commitAndCheck() }
+                        if delivered % 16384 == 0 { try commitAndCheck() }
                     }
                     if scanned {
                         report.absent += range.count - delivered
