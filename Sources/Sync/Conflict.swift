@@ -1,0 +1,118 @@
+/// Conflicts: what both sides did to one row (or one column of it), and how it was settled.
+import Geodatabase
+
+/// Why a local change could not simply be applied.
+public enum ConflictKind: String, Sendable, Hashable, CaseIterable {
+    /// Both sides changed the column to different values (or both inserted the row differently).
+    case bothChanged = "both-changed"
+    /// The package updated a row the source deleted.
+    case updateDelete = "update-delete"
+    /// The package deleted a row the source updated.
+    case deleteUpdate = "delete-update"
+    /// The source refused the change (a UNIQUE, NOT NULL or CHECK constraint): it cannot be won.
+    case constraint
+    /// The layer is download-only (clipped): local edits to it stay pending.
+    case downloadOnly = "download-only"
+
+    /// Policies and decisions can settle it; constraint and download-only conflicts stay pending.
+    public var isWinnable: Bool { self != .constraint && self != .downloadOnly }
+}
+
+/// Which side a conflict's outcome takes.
+public enum ConflictSide: String, Sendable, Hashable, CaseIterable {
+    case package, source
+}
+
+/// How a sync settles the conflicts no decision covers.
+public enum ConflictPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Change nothing on either side (download included) and report the conflicts.
+    case fail
+    /// The package takes the source's row or value.
+    case sourceWins = "source-wins"
+    /// The source takes the package's row or value (a row the source deleted comes back).
+    case packageWins = "package-wins"
+
+    /// The side this policy picks, nil for `fail`.
+    public var side: ConflictSide? {
+        switch self {
+        case .fail: nil
+        case .sourceWins: .source
+        case .packageWins: .package
+        }
+    }
+}
+
+/// One conflict, as recorded in the package and reported.
+public struct Conflict: Sendable, Hashable {
+    public var table: String
+    public var globalID: String
+    /// The column, nil for a whole-row conflict (update against delete, a refused row).
+    public var column: String?
+    public var kind: ConflictKind
+    /// Values as text for people (geometries as WKT, blobs as hex), nil for SQL NULL or a
+    /// missing row.
+    public var baseValue: String?
+    public var packageValue: String?
+    public var sourceValue: String?
+    /// The side that won; nil while the conflict is unresolved (pending).
+    public var resolution: ConflictSide?
+    /// What settled it: `policy`, `decision` (a `resolve` recorded before the sync), or nil.
+    public var resolvedBy: String?
+    /// The source's message for a constraint conflict, the reason for a download-only one.
+    public var message: String?
+
+    public init(table: String, globalID: String, column: String?, kind: ConflictKind,
+                baseValue: String? = nil, packageValue: String? = nil, sourceValue: String? = nil,
+                resolution: ConflictSide? = nil, resolvedBy: String? = nil, message: String? = nil) {
+        self.table = table
+        self.globalID = globalID
+        self.column = column
+        self.kind = kind
+        self.baseValue = baseValue
+        self.packageValue = packageValue
+        self.sourceValue = sourceValue
+        self.resolution = resolution
+        self.resolvedBy = resolvedBy
+        self.message = message
+    }
+}
+
+/// A decision `resolve` recorded for the next sync: for a row (any column, and whole-row
+/// conflicts) or one column of it.
+public struct ConflictDecision: Sendable, Hashable {
+    public var table: String
+    public var globalID: String
+    public var column: String?
+    public var take: ConflictSide
+
+    public init(table: String, globalID: String, column: String?, take: ConflictSide) {
+        self.table = table
+        self.globalID = globalID
+        self.column = column
+        self.take = take
+    }
+}
+
+/// The decisions in force for one sync, looked up by row and column.
+public struct ConflictDecisions: Sendable {
+    private var byKey: [String: ConflictSide] = [:]
+
+    public init(_ decisions: [ConflictDecision] = []) {
+        for decision in decisions {
+            byKey[Self.key(decision.table, decision.globalID, decision.column)] = decision.take
+        }
+    }
+
+    public var isEmpty: Bool { byKey.isEmpty }
+
+    /// The decision for a column (a column's own first, then the row's), or for a whole-row
+    /// conflict when `column` is nil.
+    public func side(table: String, globalID: String, column: String?) -> ConflictSide? {
+        if let column, let side = byKey[Self.key(table, globalID, column)] { return side }
+        return byKey[Self.key(table, globalID, nil)]
+    }
+
+    private static func key(_ table: String, _ globalID: String, _ column: String?) -> String {
+        table.lowercased() + "\u{1F}" + globalID + "\u{1F}" + (column?.lowercased() ?? "")
+    }
+}

@@ -1,0 +1,145 @@
+/// Where conflicts are kept.
+///
+/// In the package, every conflict a sync found, resolved or not, with the decision `resolve`
+/// recorded for the next sync:
+///
+/// ```sql
+/// CREATE TABLE pkgbuild_conflicts (id INTEGER PRIMARY KEY AUTOINCREMENT, sync_id TEXT NOT NULL,
+///   table_name TEXT NOT NULL, globalid TEXT NOT NULL, column_name TEXT,   -- NULL: whole row
+///   kind TEXT NOT NULL, base_value TEXT, package_value TEXT, source_value TEXT,
+///   resolution TEXT,        -- 'package' | 'source' | NULL (unresolved)
+///   resolved_by TEXT,       -- 'policy' | 'decision' | NULL
+///   message TEXT,
+///   decision TEXT,          -- what `resolve` chose for the next sync: 'package' | 'source'
+///   status TEXT NOT NULL,   -- 'open' (listed by `conflicts`), 'resolved', 'closed' (superseded)
+///   recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
+/// ```
+///
+/// At the source, the conflicts of each applied sync (`pkgbuild_sync_conflicts`, same value
+/// columns plus `sync_id`), written in the sync's own source transaction: a sync interrupted
+/// after the source committed learns from it, on its re-run, which rows stayed pending.
+import Geodatabase
+import SQLite
+
+enum ConflictStore {
+    static let packageTable = "pkgbuild_conflicts"
+    static let sourceTable = "pkgbuild_sync_conflicts"
+
+    static let packageDDL = """
+        CREATE TABLE IF NOT EXISTS pkgbuild_conflicts (id INTEGER PRIMARY KEY AUTOINCREMENT, \
+        sync_id TEXT NOT NULL, table_name TEXT NOT NULL, globalid TEXT NOT NULL, column_name TEXT, \
+        kind TEXT NOT NULL, base_value TEXT, package_value TEXT, source_value TEXT, resolution TEXT, \
+        resolved_by TEXT, message TEXT, decision TEXT, status TEXT NOT NULL, \
+        recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))
+        """
+
+    static let sourceDDL = """
+        CREATE TABLE IF NOT EXISTS pkgbuild_sync_conflicts (sync_id TEXT NOT NULL, \
+        table_name TEXT NOT NULL, globalid TEXT NOT NULL, column_name TEXT, kind TEXT NOT NULL, \
+        base_value TEXT, package_value TEXT, source_value TEXT, resolution TEXT, resolved_by TEXT, message TEXT)
+        """
+
+    private static let valueColumns = "table_name, globalid, column_name, kind, base_value, package_value, source_value, resolution, resolved_by, message"
+
+    // MARK: Package
+
+    /// The decisions `resolve` recorded on open conflicts.
+    static func decisions(in package: Connection) throws -> [ConflictDecision] {
+        guard try exists(packageTable, in: package) else { return [] }
+        return try package.query("""
+            SELECT table_name, globalid, column_name, decision FROM pkgbuild_conflicts
+            WHERE status = 'open' AND decision IS NOT NULL ORDER BY id
+            """).compactMap { row in
+            guard let side = row[3].stringValue.flatMap(ConflictSide.init(rawValue:)) else { return nil }
+            return ConflictDecision(table: row[0].stringValue ?? "", globalID: row[1].stringValue ?? "",
+                                    column: row[2].stringValue, take: side)
+        }
+    }
+
+    /// The conflicts still open (unresolved, or resolved by a decision not yet applied).
+    static func open(in package: Connection) throws -> [(conflict: Conflict, decision: ConflictSide?)] {
+        guard try exists(packageTable, in: package) else { return [] }
+        return try package.query("SELECT \(valueColumns), decision FROM pkgbuild_conflicts WHERE status = 'open' ORDER BY id")
+            .map { (conflict(from: $0), $0[10].stringValue.flatMap(ConflictSide.init(rawValue:))) }
+    }
+
+    /// Records a sync's conflicts. After an applied sync every earlier open conflict is closed
+    /// (this sync re-examined every pending change); after a sync that stopped on conflicts,
+    /// earlier open ones are closed except those carrying a decision, kept for the next sync.
+    static func record(_ conflicts: [Conflict], syncID: String, applied: Bool, in package: Connection) throws {
+        try package.execute(packageDDL)
+        try package.execute(applied
+            ? "UPDATE pkgbuild_conflicts SET status = 'closed' WHERE status = 'open'"
+            : "UPDATE pkgbuild_conflicts SET status = 'closed' WHERE status = 'open' AND decision IS NULL")
+        let insert = try package.prepare("""
+            INSERT INTO pkgbuild_conflicts (sync_id, \(valueColumns), status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for conflict in conflicts {
+            // A conflict settled by a decision in a sync that was not applied keeps its open
+            // decision row; listing it twice would say nothing new.
+            if !applied && conflict.resolvedBy == "decision" { continue }
+            let status = conflict.resolution == nil ? "open" : (applied ? "resolved" : "open")
+            insert.reset()
+            try insert.bind([.text(syncID)] + values(of: conflict) + [.text(status)])
+            while try insert.step() {}
+        }
+    }
+
+    /// Records decisions for the next sync on open conflicts of a row (all its columns and
+    /// whole-row conflicts, or one column), or on every open conflict when `globalID` is nil.
+    /// - Returns: the number of conflicts the decision covers.
+    static func decide(_ side: ConflictSide, globalID: String?, column: String?, in package: Connection) throws -> Int {
+        guard try exists(packageTable, in: package) else { return 0 }
+        var sql = "UPDATE pkgbuild_conflicts SET decision = ? WHERE status = 'open'"
+        var arguments: [SQLiteValue] = [.text(side.rawValue)]
+        if let globalID {
+            sql += " AND globalid = ?"
+            arguments.append(.text(globalID))
+        }
+        if let column {
+            sql += " AND column_name = ? COLLATE NOCASE"
+            arguments.append(.text(column))
+        }
+        try package.execute(sql, arguments)
+        return package.changes
+    }
+
+    // MARK: Source
+
+    static func recordAtSource(_ conflicts: [Conflict], syncID: String, in source: Connection) throws {
+        guard !conflicts.isEmpty else { return }
+        try source.execute(sourceDDL)
+        let insert = try source.prepare("INSERT INTO pkgbuild_sync_conflicts (sync_id, \(valueColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        for conflict in conflicts {
+            insert.reset()
+            try insert.bind([.text(syncID)] + values(of: conflict))
+            while try insert.step() {}
+        }
+    }
+
+    static func recordedAtSource(syncID: String, in source: Connection) throws -> [Conflict] {
+        guard try exists(sourceTable, in: source) else { return [] }
+        return try source.query("SELECT \(valueColumns) FROM pkgbuild_sync_conflicts WHERE sync_id = ? ORDER BY rowid",
+                                [.text(syncID)]).map(conflict(from:))
+    }
+
+    // MARK: Rows
+
+    private static func values(of c: Conflict) -> [SQLiteValue] {
+        func text(_ s: String?) -> SQLiteValue { s.map(SQLiteValue.text) ?? .null }
+        return [.text(c.table), .text(c.globalID), text(c.column), .text(c.kind.rawValue), text(c.baseValue),
+                text(c.packageValue), text(c.sourceValue), text(c.resolution?.rawValue), text(c.resolvedBy), text(c.message)]
+    }
+
+    private static func conflict(from row: [SQLiteValue]) -> Conflict {
+        Conflict(table: row[0].stringValue ?? "", globalID: row[1].stringValue ?? "", column: row[2].stringValue,
+                 kind: ConflictKind(rawValue: row[3].stringValue ?? "") ?? .bothChanged,
+                 baseValue: row[4].stringValue, packageValue: row[5].stringValue, sourceValue: row[6].stringValue,
+                 resolution: row[7].stringValue.flatMap(ConflictSide.init(rawValue:)),
+                 resolvedBy: row[8].stringValue, message: row[9].stringValue)
+    }
+
+    static func exists(_ table: String, in connection: Connection) throws -> Bool {
+        try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) != nil
+    }
+}

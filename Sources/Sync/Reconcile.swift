@@ -1,0 +1,147 @@
+/// The three-way reconcile of one locally changed row: its base (as extracted or last synced),
+/// the package's row now, and the source's row now, column by column. Pure: no database, no
+/// geometry library; values are compared through the closure the caller gives.
+import Geodatabase
+import SQLite
+
+/// What the source must do for one row.
+public enum SourceAction: Sendable, Hashable {
+    case none
+    /// Insert the row (values by column, the global id included, the key left out).
+    case insert(RowValues)
+    /// Set these columns of the row.
+    case update(RowValues)
+    case delete
+}
+
+/// The outcome of reconciling one row.
+public struct RowReconciliation: Sendable, Hashable {
+    public var sourceAction: SourceAction
+    /// Every conflict found, settled or not.
+    public var conflicts: [Conflict]
+    /// True when some conflict has no winner (policy `fail` and no decision): the sync must
+    /// change nothing.
+    public var isUnresolved: Bool { conflicts.contains { $0.resolution == nil && $0.kind.isWinnable } }
+    /// True when the local change must stay pending after the sync (a download-only layer).
+    public var keepsPending: Bool
+
+    public init(sourceAction: SourceAction = .none, conflicts: [Conflict] = [], keepsPending: Bool = false) {
+        self.sourceAction = sourceAction
+        self.conflicts = conflicts
+        self.keepsPending = keepsPending
+    }
+}
+
+/// Three-way, per-column reconciliation of local changes against the source.
+public struct Reconciler {
+    /// True when two values of a column are the same (geometries compared as geometries).
+    public typealias Equality = (_ table: SyncTable, _ column: String, _ a: SQLiteValue, _ b: SQLiteValue) -> Bool
+    /// A value as text for a conflict record (geometries as WKT).
+    public typealias Describe = (_ table: SyncTable, _ column: String, _ value: SQLiteValue) -> String?
+
+    public var policy: ConflictPolicy
+    public var decisions: ConflictDecisions
+    public var equal: Equality
+    public var describe: Describe
+
+    public init(policy: ConflictPolicy, decisions: ConflictDecisions = ConflictDecisions(),
+                equal: @escaping Equality, describe: @escaping Describe) {
+        self.policy = policy
+        self.decisions = decisions
+        self.equal = equal
+        self.describe = describe
+    }
+
+    /// Reconciles one local change with the source's current row (nil when the source has no
+    /// row of that global id: never had one, or deleted it).
+    public func reconcile(_ change: PendingChange, in table: SyncTable, sourceRow: RowValues?) -> RowReconciliation {
+        if table.isDownloadOnly {
+            let reason = table.cut.clipped
+                ? "layer \(table.name) was clipped to the area when the package was built, so it is download-only; the local \(change.operation.rawValue) stays pending"
+                : "layer \(table.name) was packaged without its rows, so it is download-only; the local \(change.operation.rawValue) stays pending"
+            return RowReconciliation(conflicts: [Conflict(table: table.name, globalID: change.globalID, column: nil,
+                                                          kind: .downloadOnly, message: reason)],
+                                     keepsPending: true)
+        }
+        switch change.operation {
+        case .insert:
+            guard let current = change.current else { return RowReconciliation() }
+            guard let sourceRow else { return RowReconciliation(sourceAction: .insert(uploadRow(current, table))) }
+            // The source already has this global id (an earlier upload of it, or the same row
+            // inserted on both sides): only differing columns matter.
+            return mergeColumns(table: table, globalID: change.globalID, base: nil, current: current, source: sourceRow)
+        case .update:
+            guard let current = change.current else { return RowReconciliation() }
+            guard let sourceRow else {
+                var conflict = Conflict(table: table.name, globalID: change.globalID, column: nil, kind: .updateDelete,
+                                        baseValue: "row", packageValue: "updated", sourceValue: nil)
+                let side = settle(&conflict)
+                return RowReconciliation(sourceAction: side == .package ? .insert(uploadRow(current, table)) : .none,
+                                         conflicts: [conflict])
+            }
+            return mergeColumns(table: table, globalID: change.globalID, base: change.base, current: current, source: sourceRow)
+        case .delete:
+            guard let sourceRow else { return RowReconciliation() }
+            let base = change.base
+            let changedAtSource = table.valueColumns.filter { column in
+                guard let base else { return true }
+                return !equal(table, column, base[column] ?? .null, sourceRow[column] ?? .null)
+            }
+            if changedAtSource.isEmpty { return RowReconciliation(sourceAction: .delete) }
+            var conflict = Conflict(table: table.name, globalID: change.globalID, column: nil, kind: .deleteUpdate,
+                                    baseValue: "row", packageValue: nil,
+                                    sourceValue: "updated: " + changedAtSource.joined(separator: ", "))
+            let side = settle(&conflict)
+            return RowReconciliation(sourceAction: side == .package ? .delete : .none, conflicts: [conflict])
+        }
+    }
+
+    /// Column by column: changed in the package only goes up; changed at the source only stays
+    /// (the package takes it after); changed on both to the same value is no conflict.
+    private func mergeColumns(table: SyncTable, globalID: String, base: RowValues?, current: RowValues,
+                              source: RowValues) -> RowReconciliation {
+        var setColumns: [String] = []
+        var setValues: [SQLiteValue] = []
+        var conflicts: [Conflict] = []
+        for column in table.valueColumns {
+            let p = current[column] ?? .null, s = source[column] ?? .null
+            if equal(table, column, p, s) { continue }
+            let b = base?[column]
+            let changedInPackage = b.map { !equal(table, column, $0, p) } ?? true
+            let changedAtSource = b.map { !equal(table, column, $0, s) } ?? true
+            if changedInPackage && !changedAtSource {
+                setColumns.append(column)
+                setValues.append(p)
+            } else if changedInPackage && changedAtSource {
+                var conflict = Conflict(table: table.name, globalID: globalID, column: column, kind: .bothChanged,
+                                        baseValue: b.flatMap { describe(table, column, $0) },
+                                        packageValue: describe(table, column, p), sourceValue: describe(table, column, s))
+                if settle(&conflict) == .package {
+                    setColumns.append(column)
+                    setValues.append(p)
+                }
+                conflicts.append(conflict)
+            }
+        }
+        let action: SourceAction = setColumns.isEmpty ? .none : .update(RowValues(columns: setColumns, values: setValues))
+        return RowReconciliation(sourceAction: action, conflicts: conflicts)
+    }
+
+    /// Picks the winner of a conflict: a recorded decision first, then the policy.
+    private func settle(_ conflict: inout Conflict) -> ConflictSide? {
+        if let side = decisions.side(table: conflict.table, globalID: conflict.globalID, column: conflict.column) {
+            conflict.resolution = side
+            conflict.resolvedBy = "decision"
+        } else if let side = policy.side {
+            conflict.resolution = side
+            conflict.resolvedBy = "policy"
+        }
+        return conflict.resolution
+    }
+
+    /// The row to insert at the source: every value column and the global id, never the key.
+    private func uploadRow(_ row: RowValues, _ table: SyncTable) -> RowValues {
+        let columns = [table.globalIDColumn] + table.valueColumns
+        return RowValues(columns: columns, values: columns.map { row[$0] ?? .null })
+    }
+}

@@ -1,0 +1,66 @@
+/// Reading and writing rows by global id in one database (the source or the package), with
+/// statements prepared once per table and shape: a sync touches thousands of rows.
+import Geodatabase
+import SQLite
+
+/// Rows of synced tables in one database, addressed by global id.
+///
+/// - Important: Holds prepared statements of its connection: one owner at a time.
+final class RowStore {
+    let connection: Connection
+    private var statements: [String: Statement] = [:]
+
+    init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// The row of that global id (every column of the table), or nil.
+    func row(_ globalID: String, in table: SyncTable) throws -> RowValues? {
+        let columns = table.columns.map(quoted).joined(separator: ", ")
+        let statement = try cached("SELECT \(columns) FROM \(quoted(table.name)) WHERE \(quoted(table.globalIDColumn)) = ?")
+        defer { statement.reset() }
+        try statement.bind([.text(globalID)])
+        guard try statement.step() else { return nil }
+        return RowValues(columns: table.columns, values: (0..<table.columns.count).map { statement.value(at: $0) })
+    }
+
+    /// Inserts a row with the columns it names (never the key: each database numbers its own).
+    func insert(_ row: RowValues, into table: SyncTable) throws {
+        let columns = row.columns.filter { $0 != table.keyColumn }
+        let sql = "INSERT INTO \(quoted(table.name)) (\(columns.map(quoted).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        try run(sql, columns.map { row[$0] ?? .null })
+    }
+
+    /// Sets the columns `values` names in the row of that global id.
+    /// - Returns: true when the row exists.
+    @discardableResult
+    func update(_ globalID: String, set values: RowValues, in table: SyncTable) throws -> Bool {
+        let columns = values.columns.filter { $0 != table.keyColumn && $0 != table.globalIDColumn }
+        guard !columns.isEmpty else { return try row(globalID, in: table) != nil }
+        let sql = "UPDATE \(quoted(table.name)) SET \(columns.map { "\(quoted($0)) = ?" }.joined(separator: ", ")) WHERE \(quoted(table.globalIDColumn)) = ?"
+        try run(sql, columns.map { values[$0] ?? .null } + [.text(globalID)])
+        return connection.changes > 0
+    }
+
+    /// Deletes the row of that global id.
+    /// - Returns: true when there was one.
+    @discardableResult
+    func delete(_ globalID: String, from table: SyncTable) throws -> Bool {
+        try run("DELETE FROM \(quoted(table.name)) WHERE \(quoted(table.globalIDColumn)) = ?", [.text(globalID)])
+        return connection.changes > 0
+    }
+
+    private func run(_ sql: String, _ arguments: [SQLiteValue]) throws {
+        let statement = try cached(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    private func cached(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try connection.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+}

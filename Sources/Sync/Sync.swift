@@ -1,2 +1,0 @@
-/// Sync: change sets, three-way reconcile, conflict policies, apply.
-/// Filled by the sync issue.

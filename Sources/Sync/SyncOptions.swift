@@ -1,0 +1,92 @@
+/// What a sync is asked to do, and what it did.
+import Foundation
+
+/// Which way changes travel.
+public enum SyncDirection: String, Sendable, Hashable, CaseIterable {
+    case bidirectional, upload, download
+
+    var uploads: Bool { self != .download }
+    var downloads: Bool { self != .upload }
+}
+
+/// The instants at which a test can stop a sync as a crash would (see ``SyncOptions/crashHook``).
+public enum SyncCrashPoint: String, Sendable, Hashable, CaseIterable {
+    /// The package committed the pending sync id; the source is untouched.
+    case pendingRecorded = "pending-recorded"
+    /// The upload is written in the open source transaction, not committed.
+    case uploadApplied = "upload-applied"
+    /// The source committed the upload and the sync id; the package has not finished.
+    case sourceCommitted = "source-committed"
+    /// The download is written in the open package transaction, not committed.
+    case downloadApplied = "download-applied"
+}
+
+public struct SyncOptions: Sendable {
+    /// The source geodatabase; nil for the one the package's manifest names.
+    public var source: String?
+    public var direction: SyncDirection
+    public var policy: ConflictPolicy
+    /// Work everything out, report it, and roll back both databases.
+    public var dryRun: Bool
+    /// Seconds to wait for another writer (another package syncing, an office edit).
+    public var busyTimeout: Double
+    /// Called at each ``SyncCrashPoint``; a throw stops the sync there, leaving both databases
+    /// as a crash would (open transactions roll back, nothing else is cleaned up).
+    public var crashHook: (@Sendable (SyncCrashPoint) throws -> Void)?
+
+    public init(source: String? = nil, direction: SyncDirection = .bidirectional, policy: ConflictPolicy = .fail,
+                dryRun: Bool = false, busyTimeout: Double = 120,
+                crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil) {
+        self.source = source
+        self.direction = direction
+        self.policy = policy
+        self.dryRun = dryRun
+        self.busyTimeout = busyTimeout
+        self.crashHook = crashHook
+    }
+}
+
+/// Rows written on one side, by kind.
+public struct RowCounts: Sendable, Hashable {
+    public var inserted = 0
+    public var updated = 0
+    public var deleted = 0
+    public init() {}
+    public var total: Int { inserted + updated + deleted }
+}
+
+/// What a sync did (or, in a dry run, would do).
+public struct SyncReport: Sendable {
+    public enum Status: String, Sendable {
+        /// Everything that could go went; nothing is left pending.
+        case completed
+        /// Stopped on conflicts the policy left unresolved; nothing changed on either side.
+        case stoppedOnConflicts = "stopped-on-conflicts"
+        /// Applied, but some changes stay pending (constraint conflicts, download-only layers).
+        case completedWithPending = "completed-with-pending"
+    }
+
+    public var syncID: String
+    public var replicaID: String
+    public var source: String
+    public var direction: SyncDirection
+    public var policy: ConflictPolicy
+    public var dryRun: Bool
+    public var status: Status
+    /// True when an interrupted sync of the same id was found already applied at the source.
+    public var resumed: Bool
+    public var generationBefore: Int64
+    public var generationAfter: Int64
+    /// Rows written at the source.
+    public var uploaded: RowCounts
+    /// Rows written in the package from source changes.
+    public var downloaded: RowCounts
+    /// Rows removed from the package because they left the area or the layer's filter.
+    public var leftArea: Int
+    public var conflicts: [Conflict]
+    /// Local changes still pending after the sync.
+    public var pendingAfter: Int
+
+    /// True when the sync should end with exit code 2.
+    public var hasUnresolved: Bool { status != .completed }
+}

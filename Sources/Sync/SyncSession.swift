@@ -1,0 +1,412 @@
+/// One sync of a package with its source: the atomic, retry-safe protocol across two databases.
+///
+/// 1. Package: record a pending sync id and the change-log position it uploads through, and
+///    commit that before touching the source (a re-run of an interrupted sync finds them).
+/// 2. Package: take the write lock (BEGIN IMMEDIATE) for the rest, so no edit slips in between
+///    reading the changes and clearing them.
+/// 3. Source, in one IMMEDIATE transaction (waiting while other writers finish): if the sync
+///    id is recorded as applied, skip to 4. Otherwise reconcile each local change with the
+///    source row and its base; with unresolved conflicts, roll back, record them in the
+///    package and stop. Else apply the upload (tagged with the replica and sync id, so it is
+///    not echoed back), record the sync id and the conflicts, commit.
+/// 4. Package, still in its transaction: bring the source's rows for every uploaded row and for
+///    every source change since the package's generation (not the package's own), keeping
+///    rows in the area, removing those that left; clear the uploaded changes; record
+///    conflicts; advance the generation; commit.
+///
+/// Killed anywhere, the re-run converges: before 3 commits nothing happened at the source
+/// (the same id is simply used); after, the id is found applied and only 4 is redone, and 4
+/// is computed from the source's current rows, so it gives the same result.
+import Extract
+import Foundation
+import Geodatabase
+import Geometry
+import SQLite
+
+/// Runs syncs of one package.
+public final class SyncSession {
+    public let packageURL: URL
+    public let options: SyncOptions
+
+    /// - Parameter package: the package directory (`AREA.pkg`), or its `data.gpkg`.
+    public init(package: URL, options: SyncOptions = SyncOptions()) {
+        packageURL = package
+        self.options = options
+    }
+
+    /// Runs the sync.
+    /// - Returns: the report; its status says whether conflicts stopped it or left rows pending.
+    /// - Throws: ``SyncError`` for a package or source that cannot sync (missing, unregistered,
+    ///   schema changed); `SQLiteError` / `GeodatabaseError` for failures underneath. Nothing
+    ///   is half-applied on either side.
+    public func run() throws -> SyncReport {
+        let files = try PackageFiles(packageURL)
+        let package = try GeoPackage(path: files.data.path, busyTimeout: options.busyTimeout)
+        let replica = PackageReplica(connection: package.connection)
+        let state = try replica.require()
+        let sourcePath = try options.source ?? files.manifest?.source.location ?? {
+            throw SyncError(.source, "\(packageURL.path): no --source given and the package has no manifest naming one")
+        }()
+        guard FileManager.default.fileExists(atPath: sourcePath) else {
+            throw SyncError(.source, "source \(sourcePath) does not exist")
+        }
+        let source = try GeoPackage(path: sourcePath, busyTimeout: options.busyTimeout)
+        let sourceGDB = SourceGeodatabase(connection: source.connection)
+        guard try sourceGDB.isEnabled() else {
+            throw SyncError(.source, "source \(sourcePath) is not sync-enabled")
+        }
+        guard try sourceGDB.replica(id: state.replicaID) != nil else {
+            throw SyncError(.source, """
+                replica \(state.replicaID) of \(packageURL.path) is not registered at \(sourcePath) \
+                (it was unregistered, or the package was built from another source)
+                """)
+        }
+        let tables = try SyncTables.load(package: package.connection, source: source.connection,
+                                         manifest: files.manifest)
+        let areas = try SyncTables.areas(for: tables, manifest: files.manifest,
+                                         replica: try sourceGDB.replica(id: state.replicaID), source: source.connection)
+        let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
+                          tables: tables, areas: areas, sourcePath: sourcePath)
+        return try run.execute()
+    }
+}
+
+/// The files of a package directory.
+struct PackageFiles {
+    var data: URL
+    var manifest: PackageManifest?
+
+    init(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SyncError(.notAPackage, "package \(url.path) does not exist")
+        }
+        if isDirectory.boolValue {
+            data = url.appendingPathComponent(PackageDirectory.dataFileName)
+            guard FileManager.default.fileExists(atPath: data.path) else {
+                throw SyncError(.notAPackage, "\(url.path) is not a package: it has no \(PackageDirectory.dataFileName)")
+            }
+            let manifestURL = url.appendingPathComponent(PackageManifest.fileName)
+            manifest = FileManager.default.fileExists(atPath: manifestURL.path) ? try PackageManifest.read(from: manifestURL) : nil
+        } else {
+            data = url
+            let manifestURL = url.deletingLastPathComponent().appendingPathComponent(PackageManifest.fileName)
+            manifest = FileManager.default.fileExists(atPath: manifestURL.path) ? try PackageManifest.read(from: manifestURL) : nil
+        }
+    }
+}
+
+/// The state of one run of the protocol.
+private final class SyncRun {
+    let options: SyncOptions
+    let packageURL: URL
+    let package: Connection
+    let source: Connection
+    let state: PackageReplicaState
+    let tables: [SyncTable]
+    let tablesByName: [String: SyncTable]
+    let areas: [String: Geometry]
+    let sourcePath: String
+    let comparator: ValueComparator
+    let packageRows: RowStore
+    let sourceRows: RowStore
+
+    init(session: SyncSession, package: Connection, source: Connection, state: PackageReplicaState,
+         tables: [SyncTable], areas: [String: Geometry], sourcePath: String) {
+        options = session.options
+        packageURL = session.packageURL
+        self.package = package
+        self.source = source
+        self.state = state
+        self.tables = tables
+        tablesByName = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        self.areas = areas
+        self.sourcePath = sourcePath
+        // A GEOS context cannot fail to be made short of memory; surface it anyway.
+        comparator = (try? ValueComparator()) ?? { preconditionFailure("GEOS context") }()
+        packageRows = RowStore(connection: package)
+        sourceRows = RowStore(connection: source)
+    }
+
+    func crash(_ point: SyncCrashPoint) throws {
+        try options.crashHook?(point)
+    }
+
+    func execute() throws -> SyncReport {
+        let tracking = PackageChangeTracking(connection: package)
+        var syncID = state.pendingSyncID ?? GlobalID.make()
+        var throughPosition = state.pendingPosition ?? 0
+        let resuming = state.pendingSyncID != nil
+
+        // 1. Record the pending sync before the source is touched (a dry run records nothing).
+        if !options.dryRun && !resuming {
+            try package.withTransaction(.immediate) {
+                throughPosition = try tracking.position()
+                try PackageReplica(connection: package).beginSync(syncID: syncID, position: throughPosition)
+            }
+            try crash(.pendingRecorded)
+        } else if options.dryRun {
+            syncID = state.pendingSyncID ?? syncID
+            throughPosition = try tracking.position()
+        }
+
+        // 2. Hold the package's write lock to the end.
+        try begin(package, immediate: true)
+        var packageOpen = true
+        var sourceOpen = false
+        defer {
+            if sourceOpen { try? source.execute("ROLLBACK") }
+            if packageOpen { try? package.execute("ROLLBACK") }
+        }
+
+        // Local changes this sync carries; later ones (made after an interrupted run recorded
+        // its position) wait for the next sync.
+        var changes: [PendingChange] = []
+        var laterEdits = Set<RowKey>()
+        try tracking.forEachPendingChange { change in
+            if change.position <= throughPosition { changes.append(change) } else {
+                laterEdits.insert(RowKey(change.table, change.globalID))
+            }
+        }
+        let decisions = ConflictDecisions(try ConflictStore.decisions(in: package))
+        var report = SyncReport(syncID: syncID, replicaID: state.replicaID, source: sourcePath,
+                                direction: options.direction, policy: options.policy, dryRun: options.dryRun,
+                                status: .completed, resumed: false, generationBefore: state.sourceGeneration,
+                                generationAfter: state.sourceGeneration, uploaded: RowCounts(), downloaded: RowCounts(),
+                                leftArea: 0, conflicts: [], pendingAfter: 0)
+
+        // 3. Upload in one source transaction.
+        var keep = Set<RowKey>()
+        try begin(source, immediate: true)
+        sourceOpen = true
+        if options.direction.uploads {
+            let sourceGDB = SourceGeodatabase(connection: source)
+            if try sourceGDB.isSyncApplied(syncID) {
+                report.resumed = true
+                report.conflicts = try ConflictStore.recordedAtSource(syncID: syncID, in: source)
+            } else {
+                let outcome = try upload(changes, syncID: syncID, decisions: decisions)
+                report.conflicts = outcome.conflicts
+                report.uploaded = outcome.counts
+                if outcome.stop {
+                    try source.execute("ROLLBACK")
+                    sourceOpen = false
+                    report.status = .stoppedOnConflicts
+                    report.pendingAfter = changes.count + laterEdits.count
+                    if !options.dryRun {
+                        try ConflictStore.record(report.conflicts, syncID: syncID, applied: false, in: package)
+                        try PackageReplica(connection: package).abandonSync()
+                        try package.execute("COMMIT")
+                    }
+                    return report
+                }
+                try ConflictStore.recordAtSource(report.conflicts, syncID: syncID, in: source)
+                try sourceGDB.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try sourceGDB.generation())
+                try crash(.uploadApplied)
+            }
+            for conflict in report.conflicts where !conflict.kind.isWinnable {
+                keep.insert(RowKey(conflict.table, conflict.globalID))
+            }
+        } else {
+            for change in changes { keep.insert(RowKey(change.table, change.globalID)) }
+        }
+        if !options.dryRun {
+            try source.execute("COMMIT")
+            sourceOpen = false
+            try crash(.sourceCommitted)
+            // The download reads one consistent state of the source.
+            try begin(source, immediate: false)
+            sourceOpen = true
+        }
+
+        // 4. Download into the package, in its open transaction.
+        let generation = try SourceGeodatabase(connection: source).generation()
+        try ApplyContext.with(replicaID: nil, syncID: nil, on: package) {
+            let scope = try DownloadScope(areas: areas, source: source)
+            var done = Set<RowKey>()
+            // Rows this sync uploaded take the source's row (merged columns, source-wins).
+            for change in changes {
+                let key = RowKey(change.table, change.globalID)
+                guard !keep.contains(key), !laterEdits.contains(key), let table = tablesByName[key.table] else { continue }
+                done.insert(key)
+                _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: false)
+            }
+            if options.direction.downloads {
+                try SourceGeodatabase(connection: source).forEachChange(since: state.sourceGeneration,
+                                                                        excludingReplica: state.replicaID,
+                                                                        tables: tables.map(\.name)) { change in
+                    let key = RowKey(change.table, change.globalID)
+                    guard !done.contains(key), !keep.contains(key), !laterEdits.contains(key),
+                          let table = tablesByName[key.table] else { return }
+                    // A row with a local change that stays pending is reconciled next time.
+                    if !options.direction.uploads, changes.contains(where: { RowKey($0.table, $0.globalID) == key }) { return }
+                    done.insert(key)
+                    _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: true)
+                }
+            }
+        }
+        try clearUploaded(through: throughPosition, keeping: keep)
+        try ConflictStore.record(report.conflicts, syncID: syncID, applied: true, in: package)
+        let replica = PackageReplica(connection: package)
+        if options.dryRun { try replica.beginSync(syncID: syncID, position: throughPosition) }
+        try replica.finishSync(generation: options.direction.downloads ? generation : state.sourceGeneration)
+        report.generationAfter = options.direction.downloads ? generation : state.sourceGeneration
+        report.pendingAfter = keep.count + laterEdits.count
+        if report.conflicts.contains(where: { $0.resolution == nil }) || !keep.isEmpty {
+            report.status = .completedWithPending
+        }
+        try crash(.downloadApplied)
+        if options.dryRun {
+            try package.execute("ROLLBACK")
+            packageOpen = false
+            try source.execute("ROLLBACK")
+            sourceOpen = false
+        } else {
+            try package.execute("COMMIT")
+            packageOpen = false
+            try source.execute("COMMIT")
+            sourceOpen = false
+        }
+        return report
+    }
+
+    // MARK: Upload
+
+    struct UploadOutcome {
+        var conflicts: [Conflict] = []
+        var counts = RowCounts()
+        /// Unresolved conflicts under the `fail` policy: nothing may change.
+        var stop = false
+    }
+
+    func upload(_ changes: [PendingChange], syncID: String, decisions: ConflictDecisions) throws -> UploadOutcome {
+        var outcome = UploadOutcome()
+        let comparator = self.comparator
+        let reconciler = Reconciler(policy: options.policy, decisions: decisions,
+                                    equal: { comparator.equal($0, $1, $2, $3) },
+                                    describe: { comparator.describe($0, $1, $2) })
+        var plans: [(PendingChange, SyncTable, RowReconciliation)] = []
+        for change in changes {
+            guard let table = tablesByName[change.table.lowercased()] else { continue }
+            let sourceRow = try sourceRows.row(change.globalID, in: table)
+            let result = reconciler.reconcile(change, in: table, sourceRow: sourceRow)
+            outcome.conflicts += result.conflicts
+            plans.append((change, table, result))
+        }
+        if plans.contains(where: { $0.2.isUnresolved }) {
+            outcome.stop = true
+            return outcome
+        }
+        try ApplyContext.with(replicaID: state.replicaID, syncID: syncID, on: source) {
+            for (change, table, result) in plans {
+                do {
+                    try source.withTransaction {
+                        switch result.sourceAction {
+                        case .none: break
+                        case .insert(let row):
+                            try sourceRows.insert(row, into: table)
+                            outcome.counts.inserted += 1
+                        case .update(let values):
+                            try sourceRows.update(change.globalID, set: values, in: table)
+                            outcome.counts.updated += 1
+                        case .delete:
+                            try sourceRows.delete(change.globalID, from: table)
+                            outcome.counts.deleted += 1
+                        }
+                    }
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    outcome.conflicts.append(Conflict(table: table.name, globalID: change.globalID, column: nil,
+                                                      kind: .constraint, packageValue: change.operation.rawValue,
+                                                      message: "the source refused the \(change.operation.rawValue): \(error.message)"))
+                }
+            }
+        }
+        if options.policy == .fail && outcome.conflicts.contains(where: { $0.kind == .constraint }) {
+            outcome.stop = true
+        }
+        return outcome
+    }
+
+    // MARK: Download
+
+    /// Makes the package's row of that global id what the source has: updated or inserted when
+    /// the source row is in the area, removed when it left it or was deleted.
+    /// - Returns: whether the package changed.
+    func bringSourceRow(_ globalID: String, table: SyncTable, scope: DownloadScope, report: inout SyncReport,
+                        counts: Bool) throws -> Bool {
+        guard let sourceRow = try sourceRows.row(globalID, in: table) else {
+            let deleted = try packageRows.delete(globalID, from: table)
+            if deleted && counts { report.downloaded.deleted += 1 }
+            return deleted
+        }
+        guard try scope.contains(sourceRow, of: table) else {
+            let removed = try packageRows.delete(globalID, from: table)
+            if removed { report.leftArea += 1 }
+            return removed
+        }
+        let columns = [table.globalIDColumn] + table.valueColumns
+        var values = columns.map { sourceRow[$0] ?? .null }
+        if let geometry = table.geometryColumn, let index = columns.firstIndex(of: geometry) {
+            values[index] = try scope.packageGeometry(values[index], of: table)
+        }
+        let row = RowValues(columns: columns, values: values)
+        if let existing = try packageRows.row(globalID, in: table) {
+            let differs = table.valueColumns.contains { !comparator.equal(table, $0, existing[$0] ?? .null, row[$0] ?? .null) }
+            guard differs else { return false }
+            try packageRows.update(globalID, set: row, in: table)
+            if counts { report.downloaded.updated += 1 }
+        } else {
+            try packageRows.insert(row, into: table)
+            if counts { report.downloaded.inserted += 1 }
+        }
+        return true
+    }
+
+    /// Forgets the uploaded changes (through `position`) and their base rows, except the rows
+    /// that stay pending.
+    func clearUploaded(through position: Int64, keeping keep: Set<RowKey>) throws {
+        guard options.direction.uploads else { return }
+        try package.execute("CREATE TEMP TABLE IF NOT EXISTS pkgbuild_sync_keep (table_name TEXT, globalid TEXT)")
+        try package.execute("DELETE FROM temp.pkgbuild_sync_keep")
+        let insert = try package.prepare("INSERT INTO temp.pkgbuild_sync_keep VALUES (?, ?)")
+        for key in keep {
+            insert.reset()
+            try insert.bind([.text(tablesByName[key.table]?.name ?? key.table), .text(key.globalID)])
+            while try insert.step() {}
+        }
+        let kept = "(SELECT 1 FROM temp.pkgbuild_sync_keep k WHERE k.table_name = e.table_name AND k.globalid = e.globalid)"
+        for table in tables {
+            try package.execute("""
+                DELETE FROM \(quoted(SyncSchema.baseTable(for: table.name))) WHERE \(quoted(table.globalIDColumn)) IN
+                  (SELECT e.globalid FROM \(SyncSchema.editsTable) e WHERE e.table_name = ? AND e.position <= ? AND NOT EXISTS \(kept))
+                """, [.text(table.name), .integer(position)])
+        }
+        try package.execute("DELETE FROM \(SyncSchema.editsTable) AS e WHERE e.position <= ? AND NOT EXISTS \(kept)",
+                            [.integer(position)])
+    }
+
+    // MARK: Transactions
+
+    /// BEGIN, retrying while another connection holds the lock past the busy timeout.
+    func begin(_ connection: Connection, immediate: Bool) throws {
+        let deadline = Date().addingTimeInterval(options.busyTimeout)
+        while true {
+            do {
+                try connection.execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+                return
+            } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+}
+
+/// A row's identity across the databases: its table (lower-cased) and global id.
+struct RowKey: Hashable, Sendable {
+    var table: String
+    var globalID: String
+    init(_ table: String, _ globalID: String) {
+        self.table = table.lowercased()
+        self.globalID = globalID
+    }
+}

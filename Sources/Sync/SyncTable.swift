@@ -1,0 +1,48 @@
+/// What sync needs to know about one synced table, the same in the package and at the source
+/// except for the layer's CRS and cut.
+import Extract
+import Geodatabase
+
+/// A synced table: its columns and how the package's copy of it was cut.
+public struct SyncTable: Sendable, Hashable {
+    public var name: String
+    /// The package's INTEGER PRIMARY KEY (fids are local to each database; never synced).
+    public var keyColumn: String
+    /// The global id column that matches rows across databases.
+    public var globalIDColumn: String
+    /// Every column, in table order (key and global id included).
+    public var columns: [String]
+    /// The geometry column of a feature table.
+    public var geometryColumn: String?
+    /// The geometry column's srs_id in the package and at the source.
+    public var packageSRSID: Int64?
+    public var sourceSRSID: Int64?
+    /// How `create` cut the layer (from the manifest); a plain spatial cut when unknown.
+    public var cut: LayerCut
+
+    public init(name: String, keyColumn: String, globalIDColumn: String, columns: [String],
+                geometryColumn: String? = nil, packageSRSID: Int64? = nil, sourceSRSID: Int64? = nil,
+                cut: LayerCut = LayerCut(spatial: true)) {
+        self.name = name
+        self.keyColumn = keyColumn
+        self.globalIDColumn = globalIDColumn
+        self.columns = columns
+        self.geometryColumn = geometryColumn
+        self.packageSRSID = packageSRSID
+        self.sourceSRSID = sourceSRSID
+        self.cut = cut
+    }
+
+    /// The columns whose values sync: all but the key and the global id.
+    public var valueColumns: [String] {
+        columns.filter { $0 != keyColumn && $0 != globalIDColumn }
+    }
+
+    /// Local edits to a clipped layer cannot go up: its geometries are not the source's.
+    public var isDownloadOnly: Bool { cut.clipped || cut.schemaOnly }
+
+    /// True for the geometry column.
+    public func isGeometry(_ column: String) -> Bool {
+        geometryColumn.map { $0.lowercased() == column.lowercased() } ?? false
+    }
+}

@@ -1,0 +1,95 @@
+/// The tables a package syncs, checked against the source's schema, and the area of interest
+/// each spatial layer is selected by.
+import Extract
+import Foundation
+import Geodatabase
+import Geometry
+import SQLite
+
+enum SyncTables {
+    /// The package's tracked tables, each checked against the same table at the source.
+    /// - Throws: ``SyncError`` (`schemaChanged`) naming the table and column when a synced
+    ///   table's columns at the source are not those the package was built with;
+    ///   (`unsupportedLayer`) for a layer this sync cannot carry.
+    static func load(package: Connection, source: Connection, manifest: PackageManifest?) throws -> [SyncTable] {
+        let packageTables = try PackageChangeTracking(connection: package).trackedTables()
+        let sourceTables = try SourceGeodatabase(connection: source).trackedTables()
+        let packageSchema = try GeoPackageSchema.read(from: package)
+        let sourceSchema = try GeoPackageSchema.read(from: source)
+        guard !packageTables.isEmpty else {
+            throw SyncError(.notAPackage, "\(package.path) has no tables under change tracking")
+        }
+        return try packageTables.map { tracked in
+            guard let sourceTable = sourceTables.first(where: { $0.name.lowercased() == tracked.name.lowercased() }) else {
+                throw SyncError(.schemaChanged, "source schema changed since the package was built: table '\(tracked.name)' is no longer synced at the source")
+            }
+            try compareColumns(table: tracked.name, package: package, source: source)
+            let cut = manifest?.layers.first { $0.name.lowercased() == tracked.name.lowercased() }?.cut
+            let packageLayer = packageSchema.layer(named: tracked.name)
+            let sourceLayer = sourceSchema.layer(named: sourceTable.name)
+            let geometry = packageLayer?.geometryColumn
+            if let reprojected = cut?.reprojectedFrom {
+                throw SyncError(.unsupportedLayer, """
+                    layer '\(tracked.name)' was reprojected from \(reprojected) when the package was built; \
+                    transforming its edits back is not supported by this version of sync
+                    """)
+            }
+            return SyncTable(name: tracked.name, keyColumn: tracked.keyColumn, globalIDColumn: tracked.globalIDColumn,
+                             columns: tracked.columns, geometryColumn: geometry?.name, packageSRSID: geometry?.srsID,
+                             sourceSRSID: sourceLayer?.geometryColumn?.srsID,
+                             cut: cut ?? LayerCut(spatial: geometry != nil))
+        }
+    }
+
+    /// Refuses a table whose columns (names and declared types) differ between the databases.
+    private static func compareColumns(table: String, package: Connection, source: Connection) throws {
+        func columns(_ connection: Connection) throws -> [(name: String, type: String)] {
+            try connection.query("SELECT name, type FROM pragma_table_info(?)", [.text(table)]).map {
+                (($0[0].stringValue ?? ""), ($0[1].stringValue ?? "").uppercased())
+            }
+        }
+        let built = try columns(package), now = try columns(source)
+        let prefix = "source schema changed since the package was built:"
+        for column in built {
+            guard let match = now.first(where: { $0.name.lowercased() == column.name.lowercased() }) else {
+                throw SyncError(.schemaChanged, "\(prefix) column '\(table).\(column.name)' was dropped at the source")
+            }
+            if match.type != column.type {
+                throw SyncError(.schemaChanged, "\(prefix) column '\(table).\(column.name)' was retyped from \(column.type.isEmpty ? "no type" : column.type) to \(match.type.isEmpty ? "no type" : match.type) at the source")
+            }
+        }
+        for column in now where !built.contains(where: { $0.name.lowercased() == column.name.lowercased() }) {
+            throw SyncError(.schemaChanged, "\(prefix) column '\(table).\(column.name)' was added at the source")
+        }
+    }
+
+    /// The area of interest per spatial table, in the CRS of the table's geometries at the
+    /// source: from the manifest (the area as given, or its EPSG:4326 GeoJSON), else from the
+    /// replica registry. Empty when the package has no area (every row is in).
+    static func areas(for tables: [SyncTable], manifest: PackageManifest?, replica: Replica?,
+                      source: Connection) throws -> [String: Geometry] {
+        let wkt = manifest?.area.wkt ?? replica?.areaWKT
+        let crs = manifest?.area.crs ?? replica?.areaCRS
+        guard let wkt, !wkt.isEmpty else { return [:] }
+        let schema = try GeoPackageSchema.read(from: source)
+        var areas: [String: Geometry] = [:]
+        for table in tables where table.cut.spatial && table.geometryColumn != nil {
+            let authority = table.sourceSRSID.flatMap { schema.spatialReferenceSystem(id: $0)?.authorityCode }
+            if crs == nil || normalized(crs) == normalized(authority) {
+                areas[table.name.lowercased()] = try Geometry(wkt: wkt)
+            } else if normalized(authority) == "EPSG:4326", let geojson = manifest?.area.geojson {
+                areas[table.name.lowercased()] = try Geometry(geoJSON: Data(geojson.text.utf8))
+            } else {
+                throw SyncError(.unsupportedLayer, """
+                    the package's area is in \(crs ?? "an unknown CRS") but layer '\(table.name)' is in \
+                    \(authority ?? "an unknown CRS") at the source; this version of sync needs them to match
+                    """)
+            }
+        }
+        return areas
+    }
+
+    private static func normalized(_ crs: String?) -> String? {
+        crs?.uppercased().replacingOccurrences(of: " ", with: "")
+    }
+}
