@@ -27,7 +27,7 @@ let package = Package(
         // Domain layers.
         .target(name: "Geodatabase", dependencies: ["Geometry", "SQLite"]),
         .target(name: "TilePackage", dependencies: ["Geometry", "SQLite", "HTTP"]),
-        .target(name: "Extract", dependencies: ["Geodatabase", "TilePackage", "Geometry", "SQLite"]),
+        .target(name: "Extract", dependencies: ["Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
         .target(name: "Sync", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "PkgBuildCLI",
                 dependencies: ["Sync", "Extract", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),

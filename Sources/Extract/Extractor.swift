@@ -2,6 +2,7 @@ import Foundation
 import Geodatabase
 import Geometry
 import SQLite
+import TilePackage
 
 /// Plans, estimates and builds offline packages.
 public enum Extractor {
@@ -28,6 +29,11 @@ public enum Extractor {
         public var replicaID: String?
         public var package: String?
         public var warnings: [String]
+        /// Basemap tiles in the package (create), or the coverage's tile count (estimate).
+        public var tiles: Int?
+        /// Tiles per zoom and the source's byte estimate, for `estimate`.
+        public var tilesPerZoom: [Int: Int] = [:]
+        public var tileBytes: Int?
     }
 
     /// Counts what `create` would write, writing nothing.
@@ -38,7 +44,14 @@ public enum Extractor {
             if case .rows(let t, let rows) = message { counter.add(t, rows.count) }
             return true
         }, isCancelled: isCancelled)
-        return result(prepared, tally: tally, replicaID: nil, package: nil)
+        var estimate = result(prepared, tally: tally, replicaID: nil, package: nil)
+        if let basemap = prepared.basemap {
+            let e = try basemap.estimate(isCancelled: isCancelled)
+            estimate.tiles = basemap.coverage.totalCount
+            estimate.tilesPerZoom = Dictionary(uniqueKeysWithValues: e.perZoom.map { ($0.zoom, $0.tiles) })
+            estimate.tileBytes = e.bytes
+        }
+        return estimate
     }
 
     /// Builds the package: validates everything first (nothing is written for bad input),
@@ -85,12 +98,67 @@ public enum Extractor {
             if let error = outcome.error ?? writeError { throw error }
             guard let tally = outcome.tally else { throw ExtractError(.failure, "the reading worker stopped") }
             try writer.finish()
+            let replicaID: String? = request.register ? GlobalID.make() : nil
+            var result = result(prepared, tally: tally, replicaID: replicaID, package: output.path)
+            // Edits made in the package from now on are recorded, whoever makes them.
+            let tracked = prepared.plans.filter { $0.info.globalIDColumn != nil }.map(\.name)
+            if !tracked.isEmpty {
+                do { try PackageChangeTracking(connection: writer.database).install(tables: tracked) } catch {
+                    throw ExtractError(.failure, "cannot install change tracking in the package: \(error)")
+                }
+            }
+            try PackageMetadata.write(to: writer.database, values: [
+                "format_version": "\(PackageManifest.currentFormatVersion)",
+                "replica_id": replicaID,
+                "source": URL(fileURLWithPath: request.source).standardizedFileURL.path,
+                "extraction_generation": tally.generation.map(String.init),
+                "sync_generation": tally.generation.map(String.init),
+                "area_wkt": (prepared.area.original ?? prepared.area.geometry).wkt,
+                "area_crs": prepared.area.crs,
+                "created": ISO8601DateFormatter().string(from: Date()),
+            ], layers: zip(prepared.plans, result.layers).map { ($0, $1.cut) })
             try writer.commit()
-            let replicaID: String? = nil  // set once the replica is registered at the source
-            let result = result(prepared, tally: tally, replicaID: replicaID, package: output.path)
-            let manifest = try makeManifest(prepared, result: result, directory: directory, toolVersion: toolVersion)
+
+            var tiles: PackageManifest.Tiles?
+            if let basemap = prepared.basemap {
+                let report: TileCopyReport
+                do { report = try basemap.copy(to: directory.basemapURL.path, isCancelled: isCancelled) } catch is CancellationError {
+                    throw ExtractError(.cancelled, "cancelled")
+                }
+                result.warnings += report.warnings
+                result.tiles = report.written + report.resumed
+                tiles = .init(file: PackageDirectory.basemapFileName, minZoom: basemap.request.minZoom,
+                              maxZoom: basemap.request.maxZoom, count: report.written + report.resumed,
+                              source: try basemap.identity())
+            }
+            let manifest = try makeManifest(prepared, result: result, directory: directory, toolVersion: toolVersion, tiles: tiles)
             try manifest.encoded().write(to: directory.manifestURL)
+
+            // Registered as pending before the rename, active after: a crash between the two
+            // leaves a replica `source status` shows as pending, never a silent orphan.
+            var source: SourceGeodatabase?
+            if let replicaID {
+                let geoPackage: GeoPackage
+                do { geoPackage = try GeoPackage(path: request.source) } catch {
+                    throw ExtractError(.registration, "cannot open \(request.source) to register the replica: \(error)")
+                }
+                let s = SourceGeodatabase(geoPackage)
+                do {
+                    try s.registerReplica(ReplicaRegistration(
+                        id: replicaID, name: output.lastPathComponent, generation: tally.generation ?? 0,
+                        areaWKT: manifest.area.wkt, areaCRS: manifest.area.crs, layers: prepared.plans.map(\.name),
+                        optionsJSON: try registrationOptions(request)))
+                } catch {
+                    throw ExtractError(.registration, "cannot register the replica at \(request.source): \(error)")
+                }
+                source = s
+            }
             try directory.commit()
+            if let replicaID, let source {
+                do { try source.activateReplica(id: replicaID) } catch {
+                    result.warnings.append("the package is complete but replica \(replicaID) stays pending at the source: \(error)")
+                }
+            }
             return result
         } catch let error as ExtractError where error.kind == .cancelled {
             throw ExtractError(.cancelled, "cancelled; the unfinished package is kept in \(directory.stagingURL.path) "
@@ -112,6 +180,7 @@ public enum Extractor {
         var areas: [String: Geometry]
         var relationships: [Relationship]
         var spatialReferenceSystems: [SpatialReferenceRow]
+        var basemap: Basemap?
     }
 
     static func prepare(_ request: ExtractRequest) throws -> Prepared {
@@ -158,6 +227,10 @@ public enum Extractor {
                 srsID: Int64(code ?? 100_000), name: packageCRS.name ?? packageCRS.definition,
                 organization: code == nil ? "NONE" : "EPSG", organizationCoordsysID: Int64(code ?? 100_000),
                 definition: definition, description: nil)
+        }
+        if request.register, try !SourceGeodatabase(connection: connection).isEnabled() {
+            throw ExtractError(.registration, "source \(request.source) is not sync-enabled, so the package cannot be "
+                + "registered as a replica; run 'pkgbuild source enable \(request.source)' or pass --no-register")
         }
         if request.register && !fm.isWritableFile(atPath: request.source) {
             throw ExtractError(.registration, "source \(request.source) is read-only, so the package cannot be "
@@ -252,8 +325,9 @@ public enum Extractor {
                                    sourceCRSDefinition: layerCRSDefinitions[layer.name],
                                    packageCRSDefinition: reprojected ? request.crs : nil))
         }
+        let basemap = try request.tiles.map { try Basemap.plan($0, area: area.geometry, isCancelled: { false }) }
         return Prepared(request: request, area: area, plans: plans, areas: areas, relationships: relationships,
-                        spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID })
+                        spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap)
     }
 
     static func read(_ prepared: Prepared, send: @escaping (ExtractMessage) -> Bool,
@@ -264,7 +338,10 @@ public enum Extractor {
             skipInvalid: prepared.request.skipInvalid, includeRelated: prepared.request.includeRelated,
             makeTransform: makeTransform, send: send, isCancelled: isCancelled)
         do {
-            return try reader.run(generation: { _ in nil })
+            return try reader.run(generation: { connection in
+                let source = SourceGeodatabase(connection: connection)
+                return try source.isEnabled() ? try source.generation() : nil
+            })
         } catch let error as ExtractError {
             throw error
         } catch {
@@ -302,11 +379,23 @@ public enum Extractor {
             warnings.append("the area \(prepared.area.given) holds no features of \(spatial.map(\.name).joined(separator: ", ")); "
                 + "the package has no features")
         }
-        return Result(layers: layers, generation: tally.generation, replicaID: replicaID, package: package, warnings: warnings)
+        return Result(layers: layers, generation: tally.generation, replicaID: replicaID, package: package,
+                      warnings: warnings, tiles: nil)
+    }
+
+    /// The options a replica is registered with (JSON object), for sync to know how it was cut.
+    static func registrationOptions(_ request: ExtractRequest) throws -> String {
+        var options: [String: String] = ["clip": "\(request.clip)", "related": "\(request.includeRelated)"]
+        if let crs = request.crs { options["crs"] = crs }
+        for filter in request.filters { options["where:\(filter.layer)"] = filter.expression }
+        if !request.schemaOnly.isEmpty { options["schemaOnly"] = request.schemaOnly.joined(separator: ",") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(options), as: UTF8.self)
     }
 
     static func makeManifest(_ prepared: Prepared, result: Result, directory: PackageDirectory,
-                             toolVersion: String) throws -> PackageManifest {
+                             toolVersion: String, tiles: PackageManifest.Tiles?) throws -> PackageManifest {
         let formatter = ISO8601DateFormatter()
         let wkt = (prepared.area.original ?? prepared.area.geometry).wkt
         let geojson = try ManifestJSON(parsing: prepared.area.geometry.geoJSON())
@@ -327,7 +416,7 @@ public enum Extractor {
                 .init(name: $0.name, dataType: $0.dataType, geometryType: $0.geometryType, crs: $0.crs,
                       count: $0.count, cut: $0.cut)
             },
-            tiles: nil, files: files)
+            tiles: tiles, files: files)
     }
 }
 

@@ -69,7 +69,7 @@ public enum PackageInspector {
                 if try db.scalar("PRAGMA application_id")?.int64Value != 1_196_444_487 {
                     warnings.append("data.gpkg does not carry the GeoPackage application id")
                 }
-                let tracked = try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_changes'") != nil
+                let tracked = try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_edits'") != nil
                 for row in try db.query("""
                     SELECT c.table_name, c.data_type, g.geometry_type_name, g.srs_id, g.column_name,
                            s.organization, s.organization_coordsys_id, c.min_x, c.min_y, c.max_x, c.max_y
@@ -93,7 +93,7 @@ public enum PackageInspector {
                     }
                     var pending: Int?
                     if tracked {
-                        pending = Int(try db.scalar("SELECT count(*) FROM pkgbuild_changes WHERE table_name = ?",
+                        pending = Int(try db.scalar("SELECT count(*) FROM pkgbuild_edits WHERE table_name = ?",
                                                     [.text(name)])?.int64Value ?? 0)
                     }
                     let crs: String? = row[5].stringValue.map { org in

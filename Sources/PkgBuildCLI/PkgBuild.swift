@@ -26,7 +26,7 @@ import Foundation
 public struct PkgBuild: CommandGroup {
     /// Every top-level subcommand. Later commands add their type here.
     public static let subcommands: [any Command.Type] = [
-        TilesCommand.self, EstimateCommand.self, CreateCommand.self, InspectCommand.self,
+        TilesCommand.self, EstimateCommand.self, CreateCommand.self, InspectCommand.self, SourceCommand.self,
     ]
 
     public static let configuration = CommandConfiguration(

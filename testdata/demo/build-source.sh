@@ -87,7 +87,8 @@ SQL
 
 # Sync-ready: globalids, change log, replica registry, and the parks -> park_visitors relationship.
 if [[ -n "${PKGBUILD:-}" ]]; then
-    "$PKGBUILD" source enable "$tmp"
+    # --no-wal: a file committed to the repository and opened read-only by tests must not be WAL.
+    "$PKGBUILD" source enable --no-wal "$tmp"
     "$PKGBUILD" source relate "$tmp" --origin parks.unit_code --destination park_visitors.unit_code \
         --cardinality one-to-one --name parks_visitors
 fi

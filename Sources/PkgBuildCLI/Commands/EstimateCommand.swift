@@ -26,9 +26,26 @@ struct EstimateCommand: Command {
         let result = try Extractor.estimate(request, isCancelled: { cancellation.isCancelled })
         for warning in result.warnings { context.warn(warning) }
         if json {
-            context.print(ExtractOptions.json(result).prettyPrinted)
+            var document = ExtractOptions.json(result)
+            if case .object(var members) = document, let total = result.tiles {
+                members.append(JSONMember("tiles", .object([
+                    "total": .int(total),
+                    "bytes": result.tileBytes.map { .int($0) } ?? .null,
+                    "perZoom": .array(result.tilesPerZoom.sorted { $0.key < $1.key }.map {
+                        .object(["zoom": .int($0.key), "tiles": .int($0.value)])
+                    }),
+                ])))
+                document = .object(members)
+            }
+            context.print(document.prettyPrinted)
         } else {
             context.write(ExtractOptions.table(result))
+            if let total = result.tiles {
+                var table = TextTable(columns: [.init("ZOOM", alignment: .right), .init("TILES", alignment: .right)])
+                for (zoom, count) in result.tilesPerZoom.sorted(by: { $0.key < $1.key }) { table.append(["\(zoom)", "\(count)"]) }
+                context.write("\n" + table.rendered)
+                context.print("Tiles: \(total)" + (result.tileBytes.map { ", about \($0) bytes" } ?? ""))
+            }
         }
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import Geometry
+import HTTP
+import TilePackage
+
+/// The basemap of a package: the tiles whose squares' interiors meet the area's interior,
+/// copied from an MBTiles file or downloaded from a URL template into a deduplicated
+/// basemap.mbtiles, resumably (TilePackage's pipeline).
+struct Basemap {
+    let request: TilesRequest
+    let coverage: TileCoverage
+    let areaBounds: Envelope
+
+    /// Plans the coverage and checks it against `--max-tiles`.
+    /// - Throws: `ExtractError` naming the limit when the coverage is larger.
+    static func plan(_ request: TilesRequest, area: Geometry, isCancelled: () -> Bool) throws -> Basemap {
+        let context = try GEOSContext()
+        let coverage = try TileCoverage(lonLatArea: area, zooms: request.minZoom...request.maxZoom,
+                                        context: context, isCancelled: isCancelled)
+        if let limit = request.maxTiles, coverage.totalCount > limit {
+            throw ExtractError(.area, "the area needs \(coverage.totalCount) tiles at zooms \(request.minZoom)-\(request.maxZoom), "
+                + "more than --max-tiles \(limit); raise --max-tiles or lower the zoom")
+        }
+        return Basemap(request: request, coverage: coverage,
+                       areaBounds: area.envelope ?? Envelope(minX: -180, minY: -85, maxX: 180, maxY: 85))
+    }
+
+    var isURL: Bool { request.source.contains("://") }
+
+    /// The tile source as the manifest may name it: a file path, or the template without
+    /// its query string.
+    func identity() throws -> String {
+        isURL ? try TileURLTemplate(request.source).redacted : URL(fileURLWithPath: request.source).standardizedFileURL.path
+    }
+
+    func makeSource(isCancelled: @escaping () -> Bool) throws -> any TileSource {
+        if isURL {
+            var configuration = HTTPConfiguration()
+            configuration.concurrency = request.concurrency
+            for header in request.headers {
+                guard let colon = header.firstIndex(of: ":") else {
+                    throw ExtractError(.area, "--header '\(header)': expected 'Name: value'")
+                }
+                configuration.headers.append((String(header[..<colon]).trimmingCharacters(in: .whitespaces),
+                                              String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            }
+            return try HTTPTileSource(template: request.source, configuration: configuration, isCancelled: isCancelled)
+        }
+        guard FileManager.default.fileExists(atPath: request.source) else {
+            throw ExtractError(.source, "tile source \(request.source) does not exist")
+        }
+        return try MBTilesSource(path: request.source)
+    }
+
+    /// Tile count per zoom, and the bytes the source expects them to take (nil when unknown).
+    func estimate(isCancelled: @escaping () -> Bool) throws -> (perZoom: [(zoom: Int, tiles: Int)], bytes: Int?) {
+        let source = try makeSource(isCancelled: isCancelled)
+        let perZoom = (request.minZoom...request.maxZoom).map { (zoom: $0, tiles: coverage.count(zoom: $0)) }
+        return (perZoom, try source.estimatedBytes(of: coverage))
+    }
+
+    /// Copies the tiles into `output` (resuming a copy an interrupted run left beside it).
+    func copy(to output: String, isCancelled: @escaping () -> Bool) throws -> TileCopyReport {
+        let source = try makeSource(isCancelled: isCancelled)
+        let key = [try identity(), "\(areaBounds)", "\(request.minZoom)-\(request.maxZoom)", "\(coverage.totalCount)"]
+            .joined(separator: "|")
+        let copy = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds, jobKey: key)
+        return try TileCopy.run(copy, from: source, isCancelled: isCancelled)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import SQLite
+
+/// Our own tables in data.gpkg (prefix `pkgbuild_`) that say what the package is: its
+/// replica and source state (the authority; manifest.json only describes), and how each
+/// layer was cut, which sync needs (clipped layers are download-only, reprojected ones
+/// transform edits back).
+///
+/// ```sql
+/// CREATE TABLE pkgbuild_package (key TEXT NOT NULL PRIMARY KEY, value TEXT)
+///   -- format_version, replica_id, source, extraction_generation, sync_generation,
+///   -- area_wkt, area_crs, created
+/// CREATE TABLE pkgbuild_layers (table_name TEXT NOT NULL PRIMARY KEY, source_crs TEXT,
+///   package_crs TEXT, clipped INTEGER NOT NULL, filter TEXT, reprojected_from TEXT,
+///   schema_only INTEGER NOT NULL, spatial INTEGER NOT NULL, related_rows INTEGER NOT NULL)
+/// ```
+public enum PackageMetadata {
+    static let ddl = [
+        "CREATE TABLE IF NOT EXISTS pkgbuild_package (key TEXT NOT NULL PRIMARY KEY, value TEXT)",
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_layers (table_name TEXT NOT NULL PRIMARY KEY, source_crs TEXT,
+          package_crs TEXT, clipped INTEGER NOT NULL, filter TEXT, reprojected_from TEXT,
+          schema_only INTEGER NOT NULL, spatial INTEGER NOT NULL, related_rows INTEGER NOT NULL)
+        """,
+    ]
+
+    /// Writes both tables (in the caller's transaction).
+    static func write(to connection: Connection, values: [String: String?], layers: [(plan: LayerPlan, cut: LayerCut)]) throws {
+        for statement in ddl { try connection.execute(statement) }
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            try connection.execute("INSERT OR REPLACE INTO pkgbuild_package (key, value) VALUES (?, ?)",
+                                   [.text(key), value.map { .text($0) } ?? .null])
+        }
+        for (plan, cut) in layers {
+            try connection.execute("""
+                INSERT OR REPLACE INTO pkgbuild_layers (table_name, source_crs, package_crs, clipped, filter,
+                  reprojected_from, schema_only, spatial, related_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(plan.name), plan.sourceCRS.map { .text($0) } ?? .null, plan.packageCRS.map { .text($0) } ?? .null,
+                      .integer(cut.clipped ? 1 : 0), cut.filter.map { .text($0) } ?? .null,
+                      cut.reprojectedFrom.map { .text($0) } ?? .null, .integer(cut.schemaOnly ? 1 : 0),
+                      .integer(cut.spatial ? 1 : 0), .integer(Int64(cut.relatedRows))])
+        }
+    }
+
+    /// The `pkgbuild_package` values of a package, empty when it has none.
+    public static func values(in connection: Connection) throws -> [String: String] {
+        guard try connection.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_package'") != nil else { return [:] }
+        var result: [String: String] = [:]
+        for row in try connection.query("SELECT key, value FROM pkgbuild_package") {
+            if let k = row[0].stringValue, let v = row[1].stringValue { result[k] = v }
+        }
+        return result
+    }
+}
