@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP", "TestSupport"]),
         .testTarget(name: "ExtractTests", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "PkgBuildCLI", "Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,6 +31,11 @@ final class SyncFixture {
         try SourceGeodatabase(connection: source.connection).enable()
     }
 
+    private init(directory: TemporaryDirectory) throws {
+        self.directory = directory
+        sourcePath = directory.path("source.gpkg")
+    }
+
     func openSource() throws -> GeoPackage { try GeoPackage(path: sourcePath) }
 
     /// Makes a package of the area (a box) and registers it.
@@ -124,3 +129,34 @@ func pointBlob(_ x: Double, _ y: Double, envelope: GeoPackageEnvelopeKind = .non
 }
 
 struct SimulatedCrash: Error {}
+
+extension SyncFixture {
+    /// An identical copy of the source and of a package (same replica, same pending edits).
+    func clone(package url: URL) throws -> (SyncFixture, URL) {
+        let copy = try SyncFixture(copyOf: self)
+        let packageCopy = copy.directory.url.appendingPathComponent(url.lastPathComponent)
+        try FileManager.default.createDirectory(at: packageCopy, withIntermediateDirectories: true)
+        let package = try openPackage(url)
+        try package.connection.execute("VACUUM INTO '\(packageCopy.appendingPathComponent("data.gpkg").path)'")
+        try FileManager.default.copyItem(at: url.appendingPathComponent("manifest.json"),
+                                         to: packageCopy.appendingPathComponent("manifest.json"))
+        return (copy, packageCopy)
+    }
+
+    private convenience init(copyOf other: SyncFixture) throws {
+        try self.init(directory: TemporaryDirectory("pkgbuild-sync"))
+        let source = try other.openSource()
+        try source.connection.execute("VACUUM INTO '\(sourcePath)'")
+    }
+
+    /// Every synced table of the package and the source, by global id.
+    func snapshot(_ url: URL) throws -> [String: [String: [String: String]]] {
+        let package = try openPackage(url), source = try openSource()
+        var result: [String: [String: [String: String]]] = [:]
+        for table in ["airports", "parks", "park_visitors"] {
+            result["package." + table] = try contents(package.connection, table)
+            result["source." + table] = try contents(source.connection, table)
+        }
+        return result
+    }
+}

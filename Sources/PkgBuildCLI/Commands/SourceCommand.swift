@@ -5,7 +5,8 @@ struct SourceCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "source",
         abstract: "Make a source geodatabase sync-ready, declare relationships, show its state.",
-        subcommands: [SourceEnableCommand.self, SourceRelateCommand.self, SourceStatusCommand.self])
+        subcommands: [SourceEnableCommand.self, SourceRelateCommand.self, SourceStatusCommand.self,
+                      SourceReplicasCommand.self, SourceUnregisterCommand.self])
 }
 
 /// `pkgbuild source enable SRC.gpkg`.

@@ -1,0 +1,121 @@
+import Foundation
+import Sync
+
+/// `pkgbuild sync`: local edits go up, source changes come down, conflicts are found per column.
+struct SyncCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "sync",
+        abstract: "Sync a package with its source: upload local edits, download source changes.",
+        discussion: """
+            Each local change is compared column by column with the source's row and the row's \
+            base. Conflicts are settled by --on-conflict (fail: change nothing and exit 2), and \
+            always recorded in the package; see 'pkgbuild conflicts' and 'pkgbuild resolve'. \
+            Safe to re-run after an interruption.
+            """,
+        arguments: [
+            .positional("package", valueName: "AREA.pkg", help: "The package directory."),
+            .option("source", valueName: "SRC", help: "The source geodatabase; default the one the manifest names."),
+            .option("direction", valueName: "bidirectional|upload|download", help: "Which way changes travel (default bidirectional)."),
+            .option("on-conflict", valueName: "fail|source-wins|package-wins", help: "How conflicts are settled (default fail)."),
+            .flag("dry-run", help: "Report what would happen; change nothing on either side."),
+            .flag("json", help: "Print the report as JSON."),
+        ])
+
+    let package: String
+    let options: SyncOptions
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        package = try arguments.required("package", as: String.self)
+        let directionText = try arguments.value("direction", as: String.self) ?? "bidirectional"
+        guard let direction = SyncDirection(rawValue: directionText) else {
+            throw UsageError("--direction must be bidirectional, upload or download, not '\(directionText)'")
+        }
+        let policyText = try arguments.value("on-conflict", as: String.self) ?? "fail"
+        guard let policy = ConflictPolicy(rawValue: policyText) else {
+            throw UsageError("--on-conflict must be fail, source-wins or package-wins, not '\(policyText)'")
+        }
+        options = SyncOptions(source: try arguments.value("source", as: String.self), direction: direction,
+                              policy: policy, dryRun: arguments.flag("dry-run"))
+        json = arguments.flag("json")
+    }
+
+    func run(_ context: CommandContext) throws {
+        let report = try SyncSession(package: URL(fileURLWithPath: package), options: options).run()
+        if json {
+            context.print(SyncJSON.report(report).prettyPrinted)
+        } else {
+            context.write(SyncJSON.text(report))
+        }
+        if report.hasUnresolved { throw ExitCode.conflicts }
+    }
+}
+
+/// `pkgbuild conflicts`: the open conflicts of a package.
+struct ConflictsCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "conflicts",
+        abstract: "List a package's open conflicts and the decisions recorded for them.",
+        arguments: [
+            .positional("package", valueName: "AREA.pkg", help: "The package directory."),
+            .flag("json", help: "Print the conflicts as JSON."),
+        ])
+
+    let package: String
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        package = try arguments.required("package", as: String.self)
+        json = arguments.flag("json")
+    }
+
+    func run(_ context: CommandContext) throws {
+        let entries = try PackageConflicts.list(package: URL(fileURLWithPath: package))
+        if json {
+            context.print(JSONValue.array(entries.map { SyncJSON.conflict($0.conflict, decision: $0.decision) }).prettyPrinted)
+        } else if entries.isEmpty {
+            context.print("No open conflicts.")
+        } else {
+            context.write(SyncJSON.table(entries.map { ($0.conflict, $0.decision) }))
+        }
+    }
+}
+
+/// `pkgbuild resolve`: records which side the next sync takes for open conflicts.
+struct ResolveCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "resolve",
+        abstract: "Record decisions for open conflicts; the next sync applies them.",
+        arguments: [
+            .positional("package", valueName: "AREA.pkg", help: "The package directory."),
+            .flag("all", help: "Every open conflict."),
+            .option("id", valueName: "GLOBALID", help: "The conflicts of one row."),
+            .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),
+            .option("take", valueName: "package|source", help: "The side whose value wins."),
+        ])
+
+    let package: String
+    let globalID: String?
+    let column: String?
+    let take: ConflictSide
+
+    init(_ arguments: ParsedArguments) throws {
+        package = try arguments.required("package", as: String.self)
+        let all = arguments.flag("all")
+        globalID = try arguments.value("id", as: String.self)
+        column = try arguments.value("column", as: String.self)
+        if all == (globalID != nil) { throw UsageError("give either --all or --id GLOBALID") }
+        if column != nil && globalID == nil { throw UsageError("--column needs --id") }
+        let takeText = try arguments.required("take", as: String.self)
+        guard let side = ConflictSide(rawValue: takeText) else {
+            throw UsageError("--take must be package or source, not '\(takeText)'")
+        }
+        take = side
+    }
+
+    func run(_ context: CommandContext) throws {
+        let count = try PackageConflicts.resolve(package: URL(fileURLWithPath: package), globalID: globalID,
+                                                 column: column, take: take)
+        context.print("\(count) conflict\(count == 1 ? "" : "s") will take the \(take.rawValue)'s value at the next sync.")
+    }
+}

@@ -1,0 +1,64 @@
+import Sync
+
+/// Sync reports and conflicts as JSON and text.
+enum SyncJSON {
+    static func counts(_ c: RowCounts) -> JSONValue {
+        .object(["inserted": .int(c.inserted), "updated": .int(c.updated), "deleted": .int(c.deleted)])
+    }
+
+    static func conflict(_ c: Conflict, decision: ConflictSide? = nil) -> JSONValue {
+        var members: [JSONMember] = [
+            JSONMember("table", .string(c.table)), JSONMember("globalid", .string(c.globalID)),
+            JSONMember("column", .string(c.column)), JSONMember("kind", .string(c.kind.rawValue)),
+            JSONMember("base", .string(c.baseValue)), JSONMember("package", .string(c.packageValue)),
+            JSONMember("source", .string(c.sourceValue)), JSONMember("resolution", .string(c.resolution?.rawValue)),
+            JSONMember("resolved_by", .string(c.resolvedBy)),
+        ]
+        if let message = c.message { members.append(JSONMember("message", .string(message))) }
+        if let decision { members.append(JSONMember("decision", .string(decision.rawValue))) }
+        return .object(members)
+    }
+
+    static func report(_ r: SyncReport) -> JSONValue {
+        .object([
+            "sync_id": .string(r.syncID), "replica_id": .string(r.replicaID), "source": .string(r.source),
+            "direction": .string(r.direction.rawValue), "on_conflict": .string(r.policy.rawValue),
+            "dry_run": .bool(r.dryRun), "status": .string(r.status.rawValue), "resumed": .bool(r.resumed),
+            "generation_before": .int(r.generationBefore), "generation_after": .int(r.generationAfter),
+            "uploaded": counts(r.uploaded), "downloaded": counts(r.downloaded), "left_area": .int(r.leftArea),
+            "pending_after": .int(r.pendingAfter), "conflicts": .array(r.conflicts.map { conflict($0) }),
+        ])
+    }
+
+    static func text(_ r: SyncReport) -> String {
+        func c(_ counts: RowCounts) -> String { "\(counts.inserted) inserted, \(counts.updated) updated, \(counts.deleted) deleted" }
+        var out = r.dryRun ? "Dry run: nothing was changed.\n" : ""
+        switch r.status {
+        case .stoppedOnConflicts:
+            out += "Sync stopped on \(r.conflicts.count) conflict\(r.conflicts.count == 1 ? "" : "s"); nothing was changed on either side.\n"
+        case .completed, .completedWithPending:
+            out += "Uploaded:   \(c(r.uploaded))\nDownloaded: \(c(r.downloaded)), \(r.leftArea) left the area\n"
+            out += "Generation: \(r.generationBefore) -> \(r.generationAfter)\n"
+            if r.pendingAfter > 0 { out += "Pending:    \(r.pendingAfter) local change\(r.pendingAfter == 1 ? "" : "s") not synced\n" }
+        }
+        if !r.conflicts.isEmpty { out += "\n" + table(r.conflicts.map { ($0, nil) }) }
+        for conflict in r.conflicts { if let message = conflict.message { out += "\(conflict.table) \(conflict.globalID): \(message)\n" } }
+        return out
+    }
+
+    static func table(_ rows: [(Conflict, ConflictSide?)]) -> String {
+        var table = TextTable(columns: [.init("TABLE"), .init("GLOBALID"), .init("COLUMN"), .init("KIND"), .init("BASE"),
+                                        .init("PACKAGE"), .init("SOURCE"), .init("RESOLUTION")])
+        func short(_ s: String?) -> String {
+            guard let s else { return "-" }
+            return s.count > 40 ? String(s.prefix(37)) + "..." : s
+        }
+        for (c, decision) in rows {
+            let resolution = c.resolution.map { "\($0.rawValue) (\(c.resolvedBy ?? ""))" }
+                ?? decision.map { "take \($0.rawValue) next sync" } ?? "unresolved"
+            table.append([c.table, c.globalID, c.column ?? "(row)", c.kind.rawValue, short(c.baseValue),
+                          short(c.packageValue), short(c.sourceValue), resolution])
+        }
+        return table.rendered
+    }
+}

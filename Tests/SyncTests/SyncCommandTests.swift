@@ -1,0 +1,87 @@
+import Foundation
+import Geodatabase
+import PkgBuildCLI
+import SQLite
+@testable import Sync
+import TestSupport
+import Testing
+
+/// The sync commands driven in-process, and edits made with GDAL.
+@Suite struct SyncCommandTests {
+    @Test func conflictThenResolveThenSync() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let package = try fixture.openPackage(url).connection
+        let source = try fixture.openSource().connection
+        try package.execute("UPDATE airports SET type = 'pkg' WHERE name = 'Kodiak'")
+        try source.execute("UPDATE airports SET type = 'office' WHERE name = 'Kodiak'")
+        let id = try #require(try source.scalar("SELECT globalid FROM airports WHERE name = 'Kodiak'")?.stringValue)
+
+        let first = CLI.run(["sync", url.path, "--source", fixture.sourcePath, "--json"])
+        #expect(first.exitCode == 2, "\(first.stderr)")
+        #expect(first.stdout.contains("\"kind\": \"both-changed\"") && first.stdout.contains("\"package\": \"pkg\""))
+        #expect(try source.scalar("SELECT type FROM airports WHERE globalid = ?", [.text(id)]) == "office")
+
+        let listed = CLI.run(["conflicts", url.path, "--json"])
+        #expect(listed.exitCode == 0 && listed.stdout.contains(id))
+        #expect(CLI.run(["resolve", url.path, "--id", id, "--column", "type", "--take", "package"]).exitCode == 0)
+        #expect(CLI.run(["resolve", url.path, "--take", "package"]).exitCode == 64)
+
+        let second = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(second.exitCode == 0, "\(second.stdout) \(second.stderr)")
+        #expect(try source.scalar("SELECT type FROM airports WHERE globalid = ?", [.text(id)]) == "pkg")
+        #expect(CLI.run(["conflicts", url.path]).stdout.contains("No open conflicts"))
+    }
+
+    @Test func dryRunChangesNothing() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        try fixture.openPackage(url).connection.execute("UPDATE airports SET type = 'x' WHERE name = 'Kodiak'")
+        try fixture.openSource().connection.execute("UPDATE parks SET unit_name = 'y' WHERE unit_code = 'DENA'")
+        let before = try fixture.snapshot(url)
+        let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath, "--dry-run", "--json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"updated\": 1"))
+        #expect(try fixture.snapshot(url) == before)
+        #expect(try PackageChangeTracking(connection: fixture.openPackage(url).connection).pendingChanges().count == 1)
+    }
+
+    @Test func gdalEditsAreSynced() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let data = url.appendingPathComponent("data.gpkg").path
+        for sql in ["UPDATE airports SET type = 'gdal' WHERE name = 'Kodiak'",
+                    "INSERT INTO airports (geom, name) VALUES (AsGPB(ST_GeomFromText('POINT(-151.5 60.2)', 4326)), 'GDAL strip')",
+                    "DELETE FROM airports WHERE name = 'Anchorage Int''l'"] {
+            let r = try runProcess("ogrinfo", ["-q", data, "-sql", sql])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(result.exitCode == 0, "\(result.stdout) \(result.stderr)")
+        let source = try fixture.openSource().connection
+        #expect(try source.scalar("SELECT type FROM airports WHERE name = 'Kodiak'") == "gdal")
+        #expect(try source.scalar("SELECT count(*) FROM airports WHERE name = 'GDAL strip'") == 1)
+        #expect(try source.scalar("SELECT count(*) FROM airports WHERE name = 'Anchorage Int''l'") == 0)
+    }
+
+    @Test func unregisteredReplicaIsRefused() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let id = try #require(try PackageReplica(connection: fixture.openPackage(url).connection).read()?.replicaID)
+        let listed = CLI.run(["source", "replicas", fixture.sourcePath])
+        #expect(listed.exitCode == 0 && listed.stdout.contains(id))
+        #expect(CLI.run(["source", "unregister", fixture.sourcePath, id]).exitCode == 0)
+        let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("is not registered"))
+    }
+
+    @Test func changedSourceSchemaIsRefused() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        try fixture.openSource().connection.execute("ALTER TABLE airports ADD COLUMN elevation REAL")
+        let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("'airports.elevation' was added"))
+    }
+}
