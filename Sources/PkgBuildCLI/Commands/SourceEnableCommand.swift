@@ -1,0 +1,134 @@
+import Geodatabase
+import SQLite
+
+/// `pkgbuild source enable SRC.gpkg`: makes a GeoPackage sync-ready (global ids, change log,
+/// replica registry) in one transaction, and says what it did.
+public struct SourceEnableCommand: Command {
+    public static let configuration = CommandConfiguration(
+        name: "enable",
+        abstract: "Make a GeoPackage sync-ready.",
+        discussion: """
+            In one transaction: adds a 'globalid' UUID column to every synced table \
+            (backfilled, unique, indexed), or adopts an existing text column of that name in \
+            any letter case; adds the generation counter, the change log kept by triggers \
+            (core SQL only, so GDAL, QGIS and sqlite3 keep working on the file) and the \
+            replica registry. Running it again changes nothing.
+
+            By default every feature and attribute table is tracked; --table limits that to \
+            the tables named (tables already tracked stay tracked). The file is switched to \
+            WAL so that extractions and office edits do not block each other; --no-wal keeps \
+            its journal mode (for files on network shares).
+            """,
+        arguments: [
+            SourceCommand.sourceArgument,
+            .repeatingOption("table", valueName: "name", help: "A table to track (default: all)."),
+            .flag("no-wal", help: "Keep the file's journal mode instead of switching to WAL."),
+            .flag("json", help: "Print the result as JSON."),
+        ])
+
+    var source: String
+    var tables: [String]
+    var useWAL: Bool
+    var json: Bool
+
+    public init(_ arguments: ParsedArguments) throws {
+        source = try arguments.required("source")
+        tables = try arguments.values("table")
+        if let empty = tables.first(where: { $0.isEmpty }) {
+            throw UsageError("The value '\(empty)' is invalid for '--table <name>': expected a table name")
+        }
+        useWAL = !arguments.flag("no-wal")
+        json = arguments.flag("json")
+    }
+
+    /// How a tracked table came by its global id column in this run.
+    enum GlobalIDAction: String {
+        case added, adopted
+        /// Tracked before this run.
+        case existing
+    }
+
+    public func run(_ context: CommandContext) throws {
+        let geoPackage = try SourceCommand.open(source)
+        let connection = geoPackage.connection
+        let before = try Snapshot(connection)
+        let tracked = try SourceGeodatabase(geoPackage).enable(
+            .init(tables: tables.isEmpty ? nil : tables, useWAL: useWAL))
+        let after = try Snapshot(connection)
+        let changed = before != after
+        let generation = try SourceGeodatabase(geoPackage).generation()
+        let journalMode = try connection.journalMode?.rawValue ?? "unknown"
+
+        let rows = tracked.map { table -> (TrackedTable, GlobalIDAction) in
+            let key = table.name.lowercased()
+            if before.trackedTables.contains(key) { return (table, .existing) }
+            return (table, before.globalIDColumns[key] != nil ? .adopted : .added)
+        }
+
+        if json {
+            let tablesJSON = rows.map { table, action -> JSONValue in
+                .object(["name": .string(table.name), "keyColumn": .string(table.keyColumn),
+                         "globalIDColumn": .string(table.globalIDColumn), "globalID": .string(action.rawValue)])
+            }
+            let report: JSONValue = .object([
+                "source": .string(source), "changed": .bool(changed),
+                "wasEnabled": .bool(before.isEnabled), "journalMode": .string(journalMode),
+                "generation": .int(generation), "tables": .array(tablesJSON),
+            ])
+            context.print(report.prettyPrinted)
+            return
+        }
+
+        if !changed {
+            context.print("\(source) is already sync-enabled; nothing changed "
+                          + "(\(tracked.count) \(tracked.count == 1 ? "table" : "tables") tracked, generation \(generation)).")
+            return
+        }
+        context.print(before.isEnabled ? "Updated sync tracking of \(source):" : "Enabled sync on \(source):")
+        var table = TextTable(columns: [.init("TABLE"), .init("KEY"), .init("GLOBAL ID")])
+        for (tracked, action) in rows {
+            let description: String
+            switch action {
+            case .added: description = "added column \(tracked.globalIDColumn)"
+            case .adopted: description = "adopted existing column \(tracked.globalIDColumn)"
+            case .existing: description = "already tracked (\(tracked.globalIDColumn))"
+            }
+            table.append([tracked.name, tracked.keyColumn, description])
+        }
+        context.write(table.rendered)
+        context.print("Journal mode \(journalMode), generation \(generation).")
+    }
+
+    /// What enabling may change, read before and after to tell whether it changed anything:
+    /// the schema cookie (any DDL bumps it), the rows changed through this connection, and
+    /// the journal mode. Also what the summary needs: which tables were tracked and which
+    /// had a `globalid` column before.
+    struct Snapshot: Equatable {
+        var schemaVersion: Int64
+        var totalChanges: Int
+        var journalMode: Connection.JournalMode?
+        var isEnabled: Bool
+        var trackedTables: Set<String>
+        /// Lower-cased table name -> its `globalid` column (any letter case).
+        var globalIDColumns: [String: String]
+
+        init(_ connection: Connection) throws {
+            schemaVersion = try connection.scalar("PRAGMA schema_version")?.int64Value ?? 0
+            totalChanges = connection.totalChanges
+            journalMode = try connection.journalMode
+            let source = SourceGeodatabase(connection: connection)
+            isEnabled = try source.isEnabled()
+            trackedTables = Set(try source.trackedTables().map { $0.name.lowercased() })
+            var columns: [String: String] = [:]
+            for row in try connection.query("""
+                SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p
+                WHERE m.type = 'table' AND lower(p.name) = 'globalid'
+                """) {
+                if let table = row[0].stringValue, let column = row[1].stringValue {
+                    columns[table.lowercased()] = column
+                }
+            }
+            globalIDColumns = columns
+        }
+    }
+}

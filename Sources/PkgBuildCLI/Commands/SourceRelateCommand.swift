@@ -1,0 +1,90 @@
+import Geodatabase
+
+/// `pkgbuild source relate SRC.gpkg --origin T.K --destination T.K`: declares a key-based
+/// relationship, so that extraction brings related rows along and sync keeps them together.
+public struct SourceRelateCommand: Command {
+    public static let configuration = CommandConfiguration(
+        name: "relate",
+        abstract: "Declare a key-based relationship between two tables.",
+        discussion: """
+            A destination row belongs to the origin rows whose key equals its foreign key, as \
+            ArcGIS relationship classes work: parks.unit_code -> park_visitors.unit_code. \
+            Declaring a relationship again under the same name replaces its definition.
+            """,
+        arguments: [
+            SourceCommand.sourceArgument,
+            .option("origin", valueName: "table.key", help: "The origin table and its key column.",
+                    isRequired: true),
+            .option("destination", valueName: "table.key",
+                    help: "The destination table and its foreign key column.", isRequired: true),
+            .option("cardinality", valueName: "kind",
+                    help: "one-to-one, one-to-many or many-to-many.", defaultValue: Cardinality.oneToMany.rawValue),
+            .option("name", valueName: "name", help: "The relationship's name (default: <origin>_<destination>)."),
+            .flag("json", help: "Print the relationship as JSON."),
+        ])
+
+    var source: String
+    var origin: TableColumn
+    var destination: TableColumn
+    var cardinality: Cardinality
+    var name: String?
+    var json: Bool
+
+    public init(_ arguments: ParsedArguments) throws {
+        source = try arguments.required("source")
+        origin = try arguments.required("origin")
+        destination = try arguments.required("destination")
+        cardinality = try arguments.required("cardinality")
+        name = try arguments.value("name")
+        if name?.isEmpty == true {
+            throw UsageError("The value '' is invalid for '--name <name>': expected a non-empty name")
+        }
+        json = arguments.flag("json")
+    }
+
+    public func run(_ context: CommandContext) throws {
+        let connection = try SourceCommand.open(source).connection
+        let changesBefore = connection.totalChanges
+        let relationship = try Relationship.declare(
+            originTable: origin.table, originKey: origin.column,
+            destinationTable: destination.table, destinationKey: destination.column,
+            cardinality: cardinality, name: name, in: connection)
+        let changed = connection.totalChanges != changesBefore
+
+        if json {
+            var object = relationship.jsonValue
+            if case .object(var members) = object {
+                members.append(JSONMember("changed", .bool(changed)))
+                object = .object(members)
+            }
+            context.print(object.prettyPrinted)
+            return
+        }
+        let text = "\(relationship.name): \(relationship.originTable).\(relationship.originKey) -> "
+            + "\(relationship.destinationTable).\(relationship.destinationKey) (\(relationship.cardinality.rawValue))"
+        context.print(changed ? "Declared relationship \(text)." : "Relationship \(text) was already declared; nothing changed.")
+    }
+}
+
+/// A `table.column` value (`parks.unit_code`). The column is what follows the last dot, so a
+/// table name may itself hold dots.
+struct TableColumn: ExpressibleByArgument, Sendable, Hashable {
+    var table: String
+    var column: String
+
+    init?(argument: String) {
+        guard let dot = argument.lastIndex(of: ".") else { return nil }
+        table = String(argument[..<dot])
+        column = String(argument[argument.index(after: dot)...])
+        if table.isEmpty || column.isEmpty { return nil }
+    }
+
+    static var expectedValue: String { "TABLE.COLUMN, such as parks.unit_code" }
+}
+
+extension Cardinality: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var expectedValue: String {
+        "one of " + allCases.map(\.rawValue).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Geodatabase
+import SQLite
+
+/// `pkgbuild source status SRC.gpkg`: the source's tables, generation, replicas and
+/// relationships, read in one read transaction without writing to the file.
+public struct SourceStatusCommand: Command {
+    public static let configuration = CommandConfiguration(
+        name: "status",
+        abstract: "Show a source's tables, generation, replicas and relationships.",
+        discussion: """
+            Lists every feature and attribute table with its row count and whether it is \
+            tracked for sync, the source's generation (the sequence number of its last \
+            change), the replicas made from it (pending ones were registered by a 'create' \
+            that did not finish) and its relationships. Works on a GeoPackage that is not \
+            sync-enabled too, and says so.
+            """,
+        arguments: [
+            SourceCommand.sourceArgument,
+            .flag("json", help: "Print the status as JSON."),
+        ])
+
+    var source: String
+    var json: Bool
+
+    public init(_ arguments: ParsedArguments) throws {
+        source = try arguments.required("source")
+        json = arguments.flag("json")
+    }
+
+    /// One table of the status: a `gpkg_contents` feature or attribute table, or a tracked
+    /// table outside it (a Related Tables mapping table).
+    struct TableRow {
+        var name: String
+        var kind: String
+        var rowCount: Int64
+        var globalIDColumn: String?
+        var isTracked: Bool
+    }
+
+    struct Report {
+        var isEnabled: Bool
+        var journalMode: String
+        var generation: Int64?
+        var tables: [TableRow]
+        var replicas: [Replica]
+        var relationships: [Relationship]
+    }
+
+    public func run(_ context: CommandContext) throws {
+        // Reads only, but opens a writable file read-write: a read-only connection to a WAL
+        // file cannot remove the -wal and -shm files it creates when it closes.
+        let geoPackage = try SourceCommand.open(source, readOnly: !FileManager.default.isWritableFile(atPath: source))
+        let report = try read(geoPackage.connection)
+        if json {
+            context.print(jsonValue(report).prettyPrinted)
+        } else {
+            context.write(text(report))
+        }
+    }
+
+    /// Everything in one read transaction, so counts, generation and replicas agree.
+    func read(_ connection: Connection) throws -> Report {
+        let journalMode = try connection.journalMode?.rawValue ?? "unknown"
+        return try connection.withTransaction {
+            let schema = try GeoPackageSchema.read(from: connection)
+            let sourceDatabase = SourceGeodatabase(connection: connection)
+            let isEnabled = try sourceDatabase.isEnabled()
+            let status = isEnabled ? try sourceDatabase.status() : nil
+            let tracked = status?.tables ?? []
+            let trackedByName = Dictionary(tracked.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+
+            var rows: [TableRow] = []
+            for layer in schema.layers where layer.kind == .features || layer.kind == .attributes {
+                let trackedTable = trackedByName[layer.name.lowercased()]
+                let count = try trackedTable?.rowCount
+                    ?? connection.scalar("SELECT count(*) FROM \(quotedIdentifier(layer.name))")?.int64Value ?? 0
+                rows.append(TableRow(name: layer.name, kind: layer.kind.dataType, rowCount: count,
+                                     globalIDColumn: trackedTable?.globalIDColumn ?? layer.globalIDColumn,
+                                     isTracked: trackedTable != nil))
+            }
+            for table in tracked where !rows.contains(where: { $0.name.lowercased() == table.name.lowercased() }) {
+                rows.append(TableRow(name: table.name, kind: "mapping", rowCount: table.rowCount,
+                                     globalIDColumn: table.globalIDColumn, isTracked: true))
+            }
+            return Report(isEnabled: isEnabled, journalMode: journalMode, generation: status?.generation,
+                          tables: rows, replicas: status?.replicas ?? [],
+                          relationships: status?.relationships ?? schema.relationships)
+        }
+    }
+
+    func jsonValue(_ report: Report) -> JSONValue {
+        let tables = report.tables.map { table -> JSONValue in
+            .object(["name": .string(table.name), "kind": .string(table.kind), "rows": .int(table.rowCount),
+                     "tracked": .bool(table.isTracked), "globalIDColumn": .string(table.globalIDColumn)])
+        }
+        let replicas = report.replicas.map { replica -> JSONValue in
+            .object(["id": .string(replica.id), "name": .string(replica.name), "state": .string(replica.state.rawValue),
+                     "extractionGeneration": .int(replica.extractionGeneration),
+                     "syncGeneration": .int(replica.syncGeneration),
+                     "layers": .array(replica.layers.map { .string($0) }),
+                     "createdAt": .string(replica.createdAt), "lastSyncAt": .string(replica.lastSyncAt),
+                     "lastSyncID": .string(replica.lastSyncID)])
+        }
+        return .object([
+            "source": .string(source), "enabled": .bool(report.isEnabled), "journalMode": .string(report.journalMode),
+            "generation": report.generation.map { .int($0) } ?? .null,
+            "tables": .array(tables), "replicas": .array(replicas),
+            "relationships": .array(report.relationships.map(\.jsonValue)),
+        ])
+    }
+
+    func text(_ report: Report) -> String {
+        var out = "Source: \(source)\n"
+        if let generation = report.generation {
+            out += "Sync-enabled, generation \(generation), journal mode \(report.journalMode)\n"
+        } else {
+            out += "Not sync-enabled (run 'pkgbuild source enable \(source)'), journal mode \(report.journalMode)\n"
+        }
+
+        var tables = TextTable(columns: [.init("TABLE"), .init("KIND"), .init("ROWS", alignment: .right),
+                                         .init("TRACKED"), .init("GLOBAL ID")])
+        for table in report.tables {
+            tables.append([table.name, table.kind, String(table.rowCount), table.isTracked ? "yes" : "no",
+                           table.globalIDColumn ?? "-"])
+        }
+        out += "\nTables:\n" + tables.rendered
+
+        if report.replicas.isEmpty {
+            out += "\nReplicas: none\n"
+        } else {
+            var replicas = TextTable(columns: [.init("REPLICA"), .init("NAME"), .init("STATE"),
+                                               .init("EXTRACTED AT", alignment: .right),
+                                               .init("SYNCED TO", alignment: .right), .init("LAST SYNC")])
+            for replica in report.replicas {
+                replicas.append([replica.id, replica.name ?? "-", replica.state.rawValue,
+                                 String(replica.extractionGeneration), String(replica.syncGeneration),
+                                 replica.lastSyncAt ?? "never"])
+            }
+            out += "\nReplicas:\n" + replicas.rendered
+        }
+
+        if report.relationships.isEmpty {
+            out += "\nRelationships: none\n"
+        } else {
+            var relationships = TextTable(columns: [.init("RELATIONSHIP"), .init("ORIGIN"), .init("DESTINATION"),
+                                                    .init("CARDINALITY"), .init("STORED IN")])
+            for relationship in report.relationships {
+                relationships.append([relationship.name, "\(relationship.originTable).\(relationship.originKey)",
+                                      "\(relationship.destinationTable).\(relationship.destinationKey)",
+                                      relationship.cardinality.rawValue,
+                                      relationship.mappingTable.map { "mapping table \($0)" } ?? "keys"])
+            }
+            out += "\nRelationships:\n" + relationships.rendered
+        }
+        return out
+    }
+}
+
+/// `"name"` with inner quotes doubled, for an identifier read from the file itself.
+private func quotedIdentifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
