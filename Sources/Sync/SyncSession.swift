@@ -42,9 +42,8 @@ public final class SyncSession {
     public func run() throws -> SyncReport {
         let files = try PackageFiles(packageURL)
         let package = try GeoPackage(path: files.data.path, busyTimeout: options.busyTimeout)
-        let replica = PackageReplica(connection: package.connection)
-        let state = try replica.require()
-        let sourcePath = try options.source ?? files.manifest?.source.location ?? {
+        let state = try PackageSyncState.read(package.connection)
+        let sourcePath = try options.source ?? state.source ?? files.manifest?.source.location ?? {
             throw SyncError(.source, "\(packageURL.path): no --source given and the package has no manifest naming one")
         }()
         guard FileManager.default.fileExists(atPath: sourcePath) else {
@@ -63,8 +62,7 @@ public final class SyncSession {
         }
         let tables = try SyncTables.load(package: package.connection, source: source.connection,
                                          manifest: files.manifest)
-        let areas = try SyncTables.areas(for: tables, manifest: files.manifest,
-                                         replica: try sourceGDB.replica(id: state.replicaID), source: source.connection)
+        let areas = try SyncTables.areas(for: tables, state: state, manifest: files.manifest, source: source.connection)
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
                           tables: tables, areas: areas, sourcePath: sourcePath)
         return try run.execute()
@@ -102,7 +100,7 @@ private final class SyncRun {
     let packageURL: URL
     let package: Connection
     let source: Connection
-    let state: PackageReplicaState
+    let state: PackageSyncState
     let tables: [SyncTable]
     let tablesByName: [String: SyncTable]
     let areas: [String: Geometry]
@@ -111,7 +109,7 @@ private final class SyncRun {
     let packageRows: RowStore
     let sourceRows: RowStore
 
-    init(session: SyncSession, package: Connection, source: Connection, state: PackageReplicaState,
+    init(session: SyncSession, package: Connection, source: Connection, state: PackageSyncState,
          tables: [SyncTable], areas: [String: Geometry], sourcePath: String) {
         options = session.options
         packageURL = session.packageURL
@@ -142,7 +140,7 @@ private final class SyncRun {
         if !options.dryRun && !resuming {
             try package.withTransaction(.immediate) {
                 throughPosition = try tracking.position()
-                try PackageReplica(connection: package).beginSync(syncID: syncID, position: throughPosition)
+                try PackageSyncState.begin(syncID: syncID, position: throughPosition, in: package)
             }
             try crash(.pendingRecorded)
         } else if options.dryRun {
@@ -195,7 +193,7 @@ private final class SyncRun {
                     report.pendingAfter = changes.count + laterEdits.count
                     if !options.dryRun {
                         try ConflictStore.record(report.conflicts, syncID: syncID, applied: false, in: package)
-                        try PackageReplica(connection: package).abandonSync()
+                        try PackageSyncState.abandon(in: package)
                         try package.execute("COMMIT")
                     }
                     return report
@@ -247,9 +245,8 @@ private final class SyncRun {
         }
         try clearUploaded(through: throughPosition, keeping: keep)
         try ConflictStore.record(report.conflicts, syncID: syncID, applied: true, in: package)
-        let replica = PackageReplica(connection: package)
-        if options.dryRun { try replica.beginSync(syncID: syncID, position: throughPosition) }
-        try replica.finishSync(generation: options.direction.downloads ? generation : state.sourceGeneration)
+        try PackageSyncState.finish(syncID: syncID, generation: options.direction.downloads ? generation : state.sourceGeneration,
+                                    in: package)
         report.generationAfter = options.direction.downloads ? generation : state.sourceGeneration
         report.pendingAfter = keep.count + laterEdits.count
         if report.conflicts.contains(where: { $0.resolution == nil }) || !keep.isEmpty {

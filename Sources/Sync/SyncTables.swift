@@ -16,6 +16,7 @@ enum SyncTables {
         let sourceTables = try SourceGeodatabase(connection: source).trackedTables()
         let packageSchema = try GeoPackageSchema.read(from: package)
         let sourceSchema = try GeoPackageSchema.read(from: source)
+        let cuts = try layerCuts(package)
         guard !packageTables.isEmpty else {
             throw SyncError(.notAPackage, "\(package.path) has no tables under change tracking")
         }
@@ -24,7 +25,8 @@ enum SyncTables {
                 throw SyncError(.schemaChanged, "source schema changed since the package was built: table '\(tracked.name)' is no longer synced at the source")
             }
             try compareColumns(table: tracked.name, package: package, source: source)
-            let cut = manifest?.layers.first { $0.name.lowercased() == tracked.name.lowercased() }?.cut
+            let cut = cuts[tracked.name.lowercased()]
+                ?? manifest?.layers.first { $0.name.lowercased() == tracked.name.lowercased() }?.cut
             let packageLayer = packageSchema.layer(named: tracked.name)
             let sourceLayer = sourceSchema.layer(named: sourceTable.name)
             let geometry = packageLayer?.geometryColumn
@@ -39,6 +41,22 @@ enum SyncTables {
                              sourceSRSID: sourceLayer?.geometryColumn?.srsID,
                              cut: cut ?? LayerCut(spatial: geometry != nil))
         }
+    }
+
+    /// How `create` cut each layer (`pkgbuild_layers`), by lower-cased table name.
+    private static func layerCuts(_ package: Connection) throws -> [String: LayerCut] {
+        guard try package.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pkgbuild_layers'") != nil else {
+            return [:]
+        }
+        var cuts: [String: LayerCut] = [:]
+        for row in try package.query(
+            "SELECT table_name, clipped, filter, reprojected_from, schema_only, spatial, related_rows FROM pkgbuild_layers") {
+            guard let name = row[0].stringValue else { continue }
+            cuts[name.lowercased()] = LayerCut(clipped: row[1].int64Value == 1, filter: row[2].stringValue,
+                                               reprojectedFrom: row[3].stringValue, schemaOnly: row[4].int64Value == 1,
+                                               spatial: row[5].int64Value == 1, relatedRows: Int(row[6].int64Value ?? 0))
+        }
+        return cuts
     }
 
     /// Refuses a table whose columns (names and declared types) differ between the databases.
@@ -66,10 +84,10 @@ enum SyncTables {
     /// The area of interest per spatial table, in the CRS of the table's geometries at the
     /// source: from the manifest (the area as given, or its EPSG:4326 GeoJSON), else from the
     /// replica registry. Empty when the package has no area (every row is in).
-    static func areas(for tables: [SyncTable], manifest: PackageManifest?, replica: Replica?,
+    static func areas(for tables: [SyncTable], state: PackageSyncState, manifest: PackageManifest?,
                       source: Connection) throws -> [String: Geometry] {
-        let wkt = manifest?.area.wkt ?? replica?.areaWKT
-        let crs = manifest?.area.crs ?? replica?.areaCRS
+        let wkt = state.areaWKT ?? manifest?.area.wkt
+        let crs = state.areaWKT != nil ? state.areaCRS : manifest?.area.crs
         guard let wkt, !wkt.isEmpty else { return [:] }
         let schema = try GeoPackageSchema.read(from: source)
         var areas: [String: Geometry] = [:]

@@ -67,7 +67,7 @@ import Testing
     @Test func unregisteredReplicaIsRefused() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage()
-        let id = try #require(try PackageReplica(connection: fixture.openPackage(url).connection).read()?.replicaID)
+        let id = try PackageSyncState.read(fixture.openPackage(url).connection).replicaID
         let listed = CLI.run(["source", "replicas", fixture.sourcePath])
         #expect(listed.exitCode == 0 && listed.stdout.contains(id))
         #expect(CLI.run(["source", "unregister", fixture.sourcePath, id]).exitCode == 0)
