@@ -27,7 +27,7 @@ public struct PkgBuild: CommandGroup {
     /// Every top-level subcommand. Later commands add their type here.
     public static let subcommands: [any Command.Type] = [
         TilesCommand.self, EstimateCommand.self, CreateCommand.self, InspectCommand.self, SourceCommand.self,
-        SyncCommand.self, ConflictsCommand.self, ResolveCommand.self,
+        SyncCommand.self, ConflictsCommand.self, ResolveCommand.self, ChangesCommand.self,
     ]
 
     public static let configuration = CommandConfiguration(
