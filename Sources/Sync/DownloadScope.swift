@@ -13,20 +13,58 @@ final class DownloadScope {
     private let geos: GEOSContext
     private var areas: [String: (area: Geometry, prepared: PreparedGeometry)] = [:]
     private let source: Connection
+    private let package: Connection
     private var filterStatements: [String: Statement] = [:]
+    private var relatedStatements: [String: Statement] = [:]
+    /// Per related-only table (lower-cased): its key-based links to spatial tables, as
+    /// (this table's column, the spatial table, its column).
+    private var links: [String: [(column: String, table: String, otherColumn: String)]] = [:]
+    /// Related-only tables whose links are not key-based (mapping tables): they keep the rows
+    /// they have, and take none new.
+    private var keepOnly: Set<String> = []
 
     /// - Parameters:
     ///   - areas: the area of interest per table (lower-cased name), in the CRS of that
     ///     table's geometries at the source; a table without one takes every row.
-    init(areas: [String: Geometry], source: Connection) throws {
+    ///   - tables: the synced tables; a table without a spatial cut that is linked to a
+    ///     spatial one by a relationship is related-only, as `create` took it.
+    ///   - relationships: the package's relationships.
+    init(areas: [String: Geometry], source: Connection, package: Connection, tables: [SyncTable],
+         relationships: [Relationship]) throws {
         geos = try GEOSContext()
         for (table, area) in areas { self.areas[table] = (area, try geos.prepare(area)) }
         self.source = source
+        self.package = package
+        let spatial = Set(tables.filter { $0.cut.spatial }.map { $0.name.lowercased() })
+        for table in tables where !table.cut.spatial && table.cut.relatedRows > 0 {
+            let name = table.name.lowercased()
+            for r in relationships {
+                let ends = [(r.originTable, r.originKey, r.destinationTable, r.destinationKey),
+                            (r.destinationTable, r.destinationKey, r.originTable, r.originKey)]
+                for (this, thisKey, other, otherKey) in ends where this.lowercased() == name && spatial.contains(other.lowercased()) {
+                    if case .keys = r.storage {
+                        links[name, default: []].append((thisKey, other, otherKey))
+                    } else {
+                        keepOnly.insert(name)
+                    }
+                }
+            }
+        }
     }
 
     /// True when the source row (its current values) belongs in the package.
     func contains(_ row: RowValues, of table: SyncTable) throws -> Bool {
         if let filter = table.cut.filter, !(try passesFilter(filter, row: row, table: table)) { return false }
+        let name = table.name.lowercased()
+        if let links = links[name] {
+            for link in links where try isLinked(row[link.column] ?? .null, to: link.table, column: link.otherColumn) {
+                return true
+            }
+            return false
+        }
+        if keepOnly.contains(name) {
+            return try isLinked(row[table.globalIDColumn] ?? .null, to: table.name, column: table.globalIDColumn)
+        }
         guard table.cut.spatial, let prepared = areas[table.name.lowercased()]?.prepared, let column = table.geometryColumn else { return true }
         guard case .blob(let bytes)? = row[column], !bytes.isEmpty,
               let decoded = try? GeoPackageBinary(bytes: bytes), !decoded.isEmpty else { return false }
@@ -40,6 +78,23 @@ final class DownloadScope {
               let decoded = try? GeoPackageBinary(bytes: bytes), !decoded.isEmpty else { return value }
         guard let clipped = try geos.clip(decoded.geometry, to: area) else { return .null }
         return .blob(GeoPackageBinary(geometry: clipped, srsID: decoded.srsID).encoded())
+    }
+
+    /// True when the package has a row of `table` whose `column` equals `value`.
+    private func isLinked(_ value: SQLiteValue, to table: String, column: String) throws -> Bool {
+        if value.isNull { return false }
+        let sql = "SELECT 1 FROM \(quoted(table)) WHERE \(quoted(column)) = ? LIMIT 1"
+        let statement: Statement
+        if let cached = relatedStatements[sql] {
+            statement = cached
+        } else {
+            statement = try package.prepare(sql)
+            relatedStatements[sql] = statement
+        }
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind([value])
+        return try statement.step()
     }
 
     /// Evaluates the layer's `--where` (checked by `create` when the package was built) on the

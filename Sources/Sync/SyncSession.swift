@@ -220,7 +220,8 @@ private final class SyncRun {
         // 4. Download into the package, in its open transaction.
         let generation = try SourceGeodatabase(connection: source).generation()
         try ApplyContext.with(replicaID: nil, syncID: nil, on: package) {
-            let scope = try DownloadScope(areas: areas, source: source)
+            let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
+                                          relationships: try GeoPackageSchema.read(from: package).relationships)
             var done = Set<RowKey>()
             // Rows this sync uploaded take the source's row (merged columns, source-wins).
             for change in changes {
