@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "pkgbuild", targets: ["pkgbuild"]),
         .library(name: "PkgBuildCLI", targets: ["PkgBuildCLI"]),
         .library(name: "Geometry", targets: ["Geometry"]),
+        .library(name: "PkgBuildKit", targets: ["PkgBuildKit"]),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -29,8 +30,10 @@ let package = Package(
         .target(name: "TilePackage", dependencies: ["Geometry", "SQLite", "HTTP"]),
         .target(name: "Extract", dependencies: ["Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
         .target(name: "Sync", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite"]),
+        // What field and desktop apps link: open a package, identify, related, edit, sync.
+        .target(name: "PkgBuildKit", dependencies: ["Sync", "Extract", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "PkgBuildCLI",
-                dependencies: ["Sync", "Extract", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
+                dependencies: ["PkgBuildKit", "Sync", "Extract", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
         .executableTarget(name: "pkgbuild", dependencies: ["PkgBuildCLI"]),
 
         // Test plumbing only: testdata paths, temporary directories, running oracles.
@@ -41,6 +44,8 @@ let package = Package(
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP", "TestSupport"]),
         .testTarget(name: "ExtractTests", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+        .testTarget(name: "PkgBuildKitTests",
+                    dependencies: ["PkgBuildKit", "PkgBuildCLI", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "PkgBuildCLI", "Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
     ],
