@@ -1,0 +1,77 @@
+import Foundation
+import Geometry
+import PkgBuildKit
+
+/// `X,Y` on the command line (`--at -150.5,63.3`, `--move 1523400,1234500`).
+struct CoordinateArgument: ExpressibleByArgument {
+    var coordinate: Coordinate
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
+            return nil
+        }
+        coordinate = Coordinate(x, y)
+    }
+
+    static var expectedValue: String { "X,Y (two numbers, x first: longitude,latitude for EPSG:4326)" }
+}
+
+extension FeatureID: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public static var expectedValue: String { "a globalid ({UUID}, any case, braces optional) or an integer fid" }
+}
+
+extension Tolerance: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public static var expectedValue: String { "a distance such as 25m or 0.5km, or pixels at a zoom such as 5px@z12" }
+}
+
+/// Output shared by `identify`, `related` and `edit`.
+enum FeatureOutput {
+    /// A feature as a JSON object: layer, fid, globalid, attributes, geometry (WKT, layer CRS).
+    static func json(_ feature: Feature, extra: [JSONMember] = []) -> JSONValue {
+        var members = extra + [
+            JSONMember("layer", .string(feature.layer)),
+            JSONMember("fid", .int(feature.fid)),
+            JSONMember("globalid", .string(feature.globalID)),
+            JSONMember("attributes", .object(feature.attributes.map { JSONMember($0.name, json($0.value)) })),
+        ]
+        if let geometry = feature.geometry { members.append(JSONMember("geometry", .string(geometry.wkt))) }
+        return .object(members)
+    }
+
+    static func json(_ value: FieldValue) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .integer(let v): .int(v)
+        case .real(let v): .number(v)
+        case .text(let v): .string(v)
+        case .blob(let bytes): .string("<\(bytes.count) bytes>")
+        }
+    }
+
+    /// `name=value` pairs for a text table, text unquoted.
+    static func attributes(_ feature: Feature) -> String {
+        feature.attributes.map { "\($0.name)=\(text($0.value))" }.joined(separator: "  ")
+    }
+
+    static func text(_ value: FieldValue) -> String {
+        switch value {
+        case .text(let v): v
+        case .blob(let bytes): "<\(bytes.count) bytes>"
+        default: value.description
+        }
+    }
+
+    /// `parks fid 3 {8A3B...}`: how messages name a feature.
+    static func name(_ feature: Feature) -> String {
+        "\(feature.layer) fid \(feature.fid)" + (feature.globalID.map { " \($0)" } ?? "")
+    }
+
+    /// Metres with a precision that suits the distance.
+    static func meters(_ distance: Double) -> String {
+        distance < 10 ? String(format: "%.2f m", distance) : String(format: "%.1f m", distance)
+    }
+}

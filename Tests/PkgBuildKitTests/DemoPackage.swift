@@ -1,0 +1,86 @@
+import Foundation
+import Geodatabase
+import PkgBuildCLI
+import SQLite
+import TestSupport
+import Testing
+
+/// The demo workflow's package: a sync-enabled copy of the demo source (parks -> park_visitors
+/// declared one-to-one on unit_code, as `build-source.sh` does with `source relate`), and a
+/// package of the demo area (Denali and Anchorage) built from it by `pkgbuild create`.
+final class DemoPackage {
+    static let area = "-153.5,60.8,-147.5,64.3"
+
+    let directory: TemporaryDirectory
+    let sourcePath: String
+    let packagePath: String
+    var dataPath: String { packagePath + "/data.gpkg" }
+
+    init() throws {
+        directory = try TemporaryDirectory("pkgbuild-edit")
+        sourcePath = try directory.copy(testdata: "demo/alaska_source.gpkg", as: "source.gpkg")
+        packagePath = directory.path("alaska.pkg")
+        do {
+            let source = try GeoPackage(path: sourcePath)
+            try SourceGeodatabase(connection: source.connection).enable()
+            try Relationship.declare(originTable: "parks", originKey: "unit_code", destinationTable: "park_visitors",
+                                     destinationKey: "unit_code", cardinality: .oneToOne, name: "parks_visitors",
+                                     in: source.connection)
+        }
+        let created = CLI.run(["create", "--features", sourcePath, "--area", Self.area, "-o", packagePath])
+        guard created.exitCode == 0 else {
+            throw DemoPackageError(message: "create failed (\(created.exitCode)): \(created.stderr)")
+        }
+        let package = try GeoPackage(path: dataPath)
+        // A package records edits only once change tracking is installed in it; a package that
+        // `create` built without it gets it here, as a client would find it after a sync-ready build.
+        if try package.connection.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_edits'") == nil {
+            try PackageChangeTracking(connection: package.connection).install()
+        }
+    }
+
+    /// The pending changes the package's change tracking recorded.
+    func pendingChanges() throws -> [PendingChange] {
+        try PackageChangeTracking(connection: try GeoPackage(path: dataPath, readOnly: true).connection).pendingChanges()
+    }
+
+    /// Every row of every table of the package, as `sqlite3 .dump` writes it: the "package
+    /// unchanged" check, read by SQLite's own shell rather than by our code.
+    func dump() throws -> String {
+        let result = try runProcess("sqlite3", [dataPath, ".dump"])
+        guard result.status == 0 else { throw DemoPackageError(message: "sqlite3 .dump failed: \(result.stderr)") }
+        return result.stdout
+    }
+
+    /// A value of the package read by GDAL (`ogrinfo` with its SQLite dialect).
+    func ogrValues(_ sql: String, path: String? = nil) throws -> [String] {
+        let result = try runProcess("ogrinfo", ["-q", "-ro", path ?? dataPath, "-dialect", "SQLite", "-sql", sql])
+        guard result.status == 0 else { throw DemoPackageError(message: "ogrinfo failed: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("  "), let equals = line.range(of: " = ") else { return nil }
+            return String(line[equals.upperBound...])
+        }
+    }
+}
+
+struct DemoPackageError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// The recorded oracle answers of `testdata/fixtures/edit/edit_oracles.txt`.
+enum EditOracles {
+    static let values: [String: String] = {
+        guard let text = try? String(contentsOf: TestData.fixture("edit/edit_oracles.txt"), encoding: .utf8) else { return [:] }
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return values
+    }()
+
+    static func number(_ key: String) throws -> Double {
+        try #require(values[key].flatMap(Double.init), "oracle value \(key) missing from edit_oracles.txt")
+    }
+}
