@@ -5,9 +5,9 @@ import SQLite
 import TestSupport
 import Testing
 
-/// The demo workflow's package: a sync-enabled copy of the demo source (parks -> park_visitors
-/// declared one-to-one on unit_code, as `build-source.sh` does with `source relate`), and a
-/// package of the demo area (Denali and Anchorage) built from it by `pkgbuild create`.
+/// The demo workflow's package: a copy of the demo source (sync-enabled, parks -> park_visitors
+/// related one-to-one on unit_code by `build-source.sh`), and a package of the demo area
+/// (Denali and Anchorage) built from it by `pkgbuild create`, registered there as a replica.
 final class DemoPackage {
     static let area = "-153.5,60.8,-147.5,64.3"
 
@@ -20,23 +20,26 @@ final class DemoPackage {
         directory = try TemporaryDirectory("pkgbuild-edit")
         sourcePath = try directory.copy(testdata: "demo/alaska_source.gpkg", as: "source.gpkg")
         packagePath = directory.path("alaska.pkg")
-        do {
-            let source = try GeoPackage(path: sourcePath)
-            try SourceGeodatabase(connection: source.connection).enable()
-            try Relationship.declare(originTable: "parks", originKey: "unit_code", destinationTable: "park_visitors",
-                                     destinationKey: "unit_code", cardinality: .oneToOne, name: "parks_visitors",
-                                     in: source.connection)
-        }
         let created = CLI.run(["create", "--features", sourcePath, "--area", Self.area, "-o", packagePath])
         guard created.exitCode == 0 else {
             throw DemoPackageError(message: "create failed (\(created.exitCode)): \(created.stderr)")
         }
+        try Self.recordReplicaStateForSync(dataPath)
+    }
+
+    /// `create` records the replica in `pkgbuild_package` (replica_id, sync_generation), while
+    /// `sync` reads it from `pkgbuild_replica_state`; until the two agree, a package built by
+    /// `create` gets the state `sync` expects, written by the Geodatabase API from the values
+    /// `create` recorded. A package that already has it is left alone.
+    static func recordReplicaStateForSync(_ dataPath: String) throws {
         let package = try GeoPackage(path: dataPath)
-        // A package records edits only once change tracking is installed in it; a package that
-        // `create` built without it gets it here, as a client would find it after a sync-ready build.
-        if try package.connection.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_edits'") == nil {
-            try PackageChangeTracking(connection: package.connection).install()
+        let replica = PackageReplica(connection: package.connection)
+        guard try replica.read() == nil else { return }
+        func value(_ key: String) throws -> String? {
+            try package.connection.scalar("SELECT value FROM pkgbuild_package WHERE key = ?", [.text(key)])?.stringValue
         }
+        guard let replicaID = try value("replica_id") else { return }
+        try replica.initialize(replicaID: replicaID, sourceGeneration: Int64(try value("sync_generation") ?? "0") ?? 0)
     }
 
     /// The pending changes the package's change tracking recorded.

@@ -1,0 +1,38 @@
+/// Sync from an app: the Sync module's session, run on this package while no edit of this
+/// object can slip in, its failures turned into ``PackageError``.
+import Foundation
+import Sync
+
+/// Which way changes travel (`bidirectional`, `upload`, `download`).
+public typealias SyncDirection = Sync.SyncDirection
+/// How conflicts are settled (`fail`, `sourceWins`, `packageWins`).
+public typealias ConflictPolicy = Sync.ConflictPolicy
+/// What a sync did: rows uploaded and downloaded, conflicts, what stays pending.
+public typealias SyncReport = Sync.SyncReport
+
+extension OfflinePackage {
+    /// Sends the package's edits to its source and brings the source's changes down, in the
+    /// Sync module's atomic, retry-safe protocol.
+    ///
+    /// Conflicts are not errors: under the `fail` policy the report's status is
+    /// `stoppedOnConflicts` and nothing changed on either side (`report.hasUnresolved`).
+    /// - Parameters:
+    ///   - source: the source geodatabase; nil for the one the package's manifest names.
+    ///   - direction: `bidirectional` by default.
+    ///   - policy: how conflicts are settled; `fail` by default.
+    ///   - dryRun: work everything out and report it, changing nothing.
+    /// - Throws: ``PackageError`` (`sync`) when the package or source cannot sync (missing,
+    ///   unregistered, schema changed); `storage` for failures underneath.
+    @discardableResult
+    public func sync(source: String? = nil, direction: SyncDirection = .bidirectional, policy: ConflictPolicy = .fail,
+                     dryRun: Bool = false) throws(PackageError) -> SyncReport {
+        let options = SyncOptions(source: source, direction: direction, policy: policy, dryRun: dryRun)
+        return try locked { _ in
+            do {
+                return try SyncSession(package: url, options: options).run()
+            } catch let error as SyncError {
+                throw PackageError(.sync, error.message)
+            }
+        }
+    }
+}
