@@ -24,22 +24,6 @@ final class DemoPackage {
         guard created.exitCode == 0 else {
             throw DemoPackageError(message: "create failed (\(created.exitCode)): \(created.stderr)")
         }
-        try Self.recordReplicaStateForSync(dataPath)
-    }
-
-    /// `create` records the replica in `pkgbuild_package` (replica_id, sync_generation), while
-    /// `sync` reads it from `pkgbuild_replica_state`; until the two agree, a package built by
-    /// `create` gets the state `sync` expects, written by the Geodatabase API from the values
-    /// `create` recorded. A package that already has it is left alone.
-    static func recordReplicaStateForSync(_ dataPath: String) throws {
-        let package = try GeoPackage(path: dataPath)
-        let replica = PackageReplica(connection: package.connection)
-        guard try replica.read() == nil else { return }
-        func value(_ key: String) throws -> String? {
-            try package.connection.scalar("SELECT value FROM pkgbuild_package WHERE key = ?", [.text(key)])?.stringValue
-        }
-        guard let replicaID = try value("replica_id") else { return }
-        try replica.initialize(replicaID: replicaID, sourceGeneration: Int64(try value("sync_generation") ?? "0") ?? 0)
     }
 
     /// The pending changes the package's change tracking recorded.

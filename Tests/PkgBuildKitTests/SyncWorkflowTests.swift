@@ -80,7 +80,6 @@ struct SyncWorkflowTests {
         let albers = demo.directory.path("albers.pkg")
         let created = CLI.run(["create", "--features", demo.sourcePath, "--area", DemoPackage.area, "--crs", "EPSG:3338", "-o", albers])
         try #require(created.exitCode == 0, "\(created.stderr)")
-        try DemoPackage.recordReplicaStateForSync(albers + "/data.gpkg")
         let airport = try #require(try OfflinePackage(at: albers).features(in: "airports", matching: ["iata_code": "ANC"]).first)
         guard case .point(let point)? = airport.geometry, let stored = point.coordinate else {
             Issue.record("no point")
