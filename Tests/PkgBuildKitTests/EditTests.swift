@@ -167,3 +167,44 @@ func expectValidGeoPackage(_ path: String, sourceLocation: SourceLocation = #_so
                                 ["/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py", path])
     #expect(result.status == 0, "validate_gpkg.py: \(result.stdout) \(result.stderr)", sourceLocation: sourceLocation)
 }
+
+@Suite("edit: geometry files and sharing")
+struct GeometryFileAndSharingTests {
+    @Test("--geometry @file.geojson: a Polygon feature goes into the MULTIPOLYGON layer as GDAL reads it")
+    func geoJSONFile() throws {
+        let demo = try DemoPackage()
+        let file = demo.directory.path("outline.geojson")
+        try Data("""
+            {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon",
+             "coordinates": [[[-151, 63], [-150, 63], [-150, 63.5], [-151, 63.5], [-151, 63]]]}}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let result = CLI.run(["edit", demo.packagePath, "--layer", "parks", "--id", "60", "--geometry", "@" + file])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(try demo.ogrValues("SELECT ST_GeometryType(geom), ST_Area(geom) FROM parks WHERE unit_code = 'DENA'")
+            == ["MULTIPOLYGON", "0.5"])
+        #expect(try demo.pendingChanges().map(\.changedColumns) == [["geom"]])
+        try expectValidGeoPackage(demo.dataPath)
+
+        let missing = CLI.run(["edit", demo.packagePath, "--layer", "parks", "--id", "60", "--geometry", "@/nonexistent.geojson"])
+        #expect(missing.exitCode == 64 && missing.stderr.contains("cannot read /nonexistent.geojson"))
+    }
+
+    @Test("one package shared by concurrent tasks: reads and edits run one at a time, none lost")
+    func concurrentUse() async throws {
+        let demo = try DemoPackage()
+        let package = try OfflinePackage(at: demo.packagePath)
+        let fids = try package.features(in: "park_visitors").map(\.fid)
+        try #require(!fids.isEmpty)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, fid) in fids.enumerated() {
+                group.addTask {
+                    #expect(try package.identify(at: Coordinate(-150.5, 63.3)).first?.feature["unit_code"] == "DENA")
+                    try package.update(in: "park_visitors", id: .fid(fid), set: ["survey_year": .integer(Int64(2000 + index))])
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try package.features(in: "park_visitors").map { $0["survey_year"] } == fids.indices.map { .integer(Int64(2000 + $0)) })
+        #expect(try demo.pendingChanges().count == fids.count)
+    }
+}
