@@ -15,7 +15,7 @@ struct IdentifyCommand: Command {
                     isRequired: true),
             .option("input-crs", valueName: "CRS", help: "The CRS of --at (EPSG:n, WKT or PROJ).", defaultValue: "EPSG:4326"),
             .option("tolerance", valueName: "25m|5px@z12", help: "How far a feature may be.", defaultValue: "10m"),
-            .repeatingOption("layer", valueName: "NAME", help: "Look only in this layer (repeatable)."),
+            .repeatingOption("layer", valueName: "NAME", help: "Look only in this layer."),
             .flag("json", help: "Print the features as JSON."),
         ])
 
