@@ -78,15 +78,20 @@ final class SourceReader {
                         promoteToMulti: plan.table.geometry?.typeName != plan.info.geometryColumn?.geometryTypeName,
                         transform: try makeTransform(plan), outputSRSID: Int32(truncatingIfNeeded: g.srsID))
                     selectors[plan.name] = selector
-                    var condition: String?
+                    var prefilter: String?
                     var arguments: [SQLiteValue] = []
                     if plan.info.hasSpatialIndex, let rtree = plan.table.rtreeName, let e = area.envelope {
-                        condition = "\(SQL.identifier(plan.table.primaryKey)) IN (SELECT id FROM \(SQL.identifier(rtree)) "
-                            + "WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)"
+                        // The R-tree drives the loop (CROSS JOIN keeps it outermost), so rows
+                        // stream without SQLite first collecting every matching id; its columns
+                        // hide inside the sub-select, so a filter's column names stay unambiguous.
+                        prefilter = "(SELECT id AS pkgbuild_rtree_id FROM \(SQL.identifier(rtree)) "
+                            + "WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?) AS pkgbuild_rtree CROSS JOIN "
                         arguments = [.real(e.maxX), .real(e.minX), .real(e.maxY), .real(e.minY)]
                     }
-                    try stream(plan, connection: connection, condition: condition, arguments: arguments,
-                               tracked: tracked.contains(plan.name.lowercased()), selector: selector, related: false)
+                    try stream(plan, connection: connection, condition: prefilter.map { _ in
+                        "\(SQL.identifier(plan.table.name)).\(SQL.identifier(plan.table.primaryKey)) = pkgbuild_rtree_id"
+                    }, arguments: arguments, from: prefilter,
+                    tracked: tracked.contains(plan.name.lowercased()), selector: selector, related: false)
                 }
             }
             if includeRelated {
@@ -104,12 +109,13 @@ final class SourceReader {
     /// Streams the rows of one table that meet `condition` (and the layer's filter), through
     /// the selector for area rows (`related == false`) or its conversion for related rows.
     private func stream(_ plan: LayerPlan, connection: Connection, condition: String?, arguments: [SQLiteValue],
-                        tracked: Bool, selector: LayerSelector?, related: Bool) throws {
+                        from prefix: String? = nil, tracked: Bool, selector: LayerSelector?, related: Bool) throws {
         let table = plan.table
         var conditions: [String] = []
         if let condition { conditions.append(condition) }
         if let filter = plan.filter { conditions.append("(\(filter.expression))") }
-        let sql = "SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name))"
+        let t = SQL.identifier(table.name)
+        let sql = "SELECT \(table.columns.map { "\(t).\(SQL.identifier($0))" }.joined(separator: ", ")) FROM \(prefix ?? "")\(t)"
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
         let statement = try connection.prepare(sql)
         try statement.bind(arguments)

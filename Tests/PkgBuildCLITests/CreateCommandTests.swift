@@ -49,6 +49,18 @@ import TestSupport
         #expect(geojson.stdout.contains("\"tile coverage\""))
     }
 
+    @Test func whereFiltersTheAreasRowsAndIsRecorded() throws {
+        let dir = try TemporaryDirectory()
+        let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
+        let output = dir.path("f.pkg")
+        let r = CLI.run(["create", Self.area, "--features", source, "--where", "parks:unit_code = 'DENA'", "-o", output])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let parks = try runProcess("sqlite3", [output + "/data.gpkg", "SELECT group_concat(unit_code) FROM parks"])
+        #expect(parks.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "DENA")
+        let cut = try runProcess("sqlite3", [output + "/data.gpkg", "SELECT filter FROM pkgbuild_layers WHERE table_name = 'parks'"])
+        #expect(cut.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "unit_code = 'DENA'")
+    }
+
     @Test func estimateWritesNothing() throws {
         let dir = try TemporaryDirectory()
         let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
