@@ -4,7 +4,8 @@ import CCurl
 ///
 /// At most `concurrency` requests are in progress at once (transferring, or waiting for a
 /// retry); the request sequence is read only as slots free up, and finished responses wait
-/// for the caller, so memory stays bounded by the concurrency whatever the number of requests.
+/// for the caller (at most `concurrency` of them), so memory stays bounded by twice the
+/// concurrency whatever the number of requests.
 /// Dropping the stream stops its transfers.
 /// - Important: not thread-safe; pull from one thread.
 public final class HTTPResponseStream<Tag: Sendable> {
@@ -55,9 +56,10 @@ public final class HTTPResponseStream<Tag: Sendable> {
                 stopTransfers()
                 throw HTTPError(.cancelled, url: "")
             }
-            if let response = popReady() { return response }
+            // Refill free slots first, so the network keeps working while the caller handles
+            // responses that finished together.
             try startTransfers()
-            if let response = popReady() { return response }  // a request that failed to start
+            if let response = popReady() { return response }
             if inFlight.isEmpty && waitingForRetry.isEmpty && requests == nil { return nil }
 
             try client.multi.perform()
@@ -79,7 +81,10 @@ public final class HTTPResponseStream<Tag: Sendable> {
             let pending = waitingForRetry.remove(at: index)
             try start(pending)
         }
-        while slotsInUse < configuration.concurrency, requests != nil, try mayStartNow() {
+        // Requests that fail before starting (an unusable URL) do not take a slot: the count
+        // of responses waiting for the caller bounds them instead.
+        while slotsInUse < configuration.concurrency, ready.count - readyHead < configuration.concurrency,
+              requests != nil, try mayStartNow() {
             guard let request = requests?.next() else {
                 requests = nil
                 break

@@ -75,3 +75,38 @@ struct HTTPConfigurationTests {
         #expect(responses.allSatisfy { $0.error != nil && $0.error?.isRetryable == false })
     }
 }
+
+@Suite("HTTP requests that cannot start")
+struct HTTPUnstartableRequestTests {
+    /// libcurl refuses strings over 8,000,000 bytes when the option is set (CURL_MAX_INPUT_LENGTH),
+    /// so these fail before they take a slot; an empty URL fails later, inside the transfer.
+    @Test("unusable URLs are read lazily too, never all at once", arguments: [true, false])
+    func unusableURLsBounded(refusedBySetopt: Bool) throws {
+        let url = refusedBySetopt ? String(repeating: "a", count: 8_000_001) : ""
+        var configuration = HTTPConfiguration()
+        configuration.concurrency = 2
+        let client = try HTTPClient(configuration: configuration)
+        var handedOut = 0
+        let count = refusedBySetopt ? 8 : 50
+        let requests = (0..<count).lazy.map { i -> HTTPRequest<Int> in
+            handedOut += 1
+            return HTTPRequest(url: url, tag: i)
+        }
+        let stream = try client.responses(for: requests)
+        var received = 0
+        var maxAhead = 0
+        while let response = try stream.next() {
+            let error = try #require(response.error)
+            if refusedBySetopt {
+                guard case .invalidInput = error.kind else {
+                    Issue.record("expected the URL to be refused when set, got \(error.kind)")
+                    break
+                }
+            }
+            received += 1
+            maxAhead = max(maxAhead, handedOut - received)
+        }
+        #expect(received == count)
+        #expect(maxAhead <= 2)
+    }
+}

@@ -1,7 +1,8 @@
 # Workload: download ~20,000 tiles over HTTP from nginx on 127.0.0.1.
-# Contenders: curl --parallel at the same concurrency (the floor: a C client writing plain
-# files); pkgbuild tiles writing MBTiles; landez's MBTilesBuilder (PyPI) downloading the same
-# tiles into MBTiles.
+# Contenders: curl --parallel at the same concurrency discarding the bodies (the floor: the
+# transfers alone, nothing stored); the same curl writing one file per tile (storing them the
+# plain way); pkgbuild tiles writing MBTiles; landez's MBTilesBuilder (PyPI) downloading the
+# same tiles into MBTiles.
 # Sourced by bench/run (BIN, WORK, RUNS, VENV_PY, measure).
 
 http_bbox=(4.95 44.05 10.05 48.05)     # west south east north: 20,933 tiles at zoom 0-13
@@ -88,11 +89,18 @@ http_area="${http_bbox[0]},${http_bbox[1]},${http_bbox[2]},${http_bbox[3]}"
 http_out=$WORK/http_out.mbtiles
 http_curl_out=$WORK/http_curl_out
 http_curl_config=$WORK/http_curl.cfg
+http_curl_null_config=$WORK/http_curl_null.cfg
 awk -v port="$http_port" -v out="$http_curl_out" \
     '{ printf "url = \"http://127.0.0.1:%s/%s/%s/%s.png\"\noutput = \"%s/%s_%s_%s.png\"\n", port, $1, $2, $3, out, $1, $2, $3 }' \
     "$http_list" >"$http_curl_config"
+awk -v port="$http_port" \
+    '{ printf "url = \"http://127.0.0.1:%s/%s/%s/%s.png\"\noutput = \"/dev/null\"\n", port, $1, $2, $3 }' \
+    "$http_list" >"$http_curl_null_config"
 
-measure "download ${http_count} (http)" "curl --parallel-max $http_concurrency (floor)" "$RUNS" --floor \
+measure "download ${http_count} (http)" "curl -Z $http_concurrency, discarded (floor)" "$RUNS" --floor -- \
+    curl --silent --show-error --fail --parallel --parallel-max "$http_concurrency" --config "$http_curl_null_config"
+
+measure "download ${http_count} (http)" "curl -Z $http_concurrency, file per tile" "$RUNS" \
     --prepare "rm -rf '$http_curl_out'; mkdir -p '$http_curl_out'" -- \
     curl --silent --show-error --fail --parallel --parallel-max "$http_concurrency" --config "$http_curl_config"
 http_curl_files=$(find "$http_curl_out" -type f | wc -l)
