@@ -24,11 +24,16 @@ public struct RowReconciliation: Sendable, Hashable {
     public var isUnresolved: Bool { conflicts.contains { $0.resolution == nil && $0.kind.isWinnable } }
     /// True when the local change must stay pending after the sync (a download-only layer).
     public var keepsPending: Bool
+    /// True when, once the source action is applied, the source row holds exactly the
+    /// package's values: the package need not take the source's row back.
+    public var leavesRowsEqual: Bool
 
-    public init(sourceAction: SourceAction = .none, conflicts: [Conflict] = [], keepsPending: Bool = false) {
+    public init(sourceAction: SourceAction = .none, conflicts: [Conflict] = [], keepsPending: Bool = false,
+                leavesRowsEqual: Bool = false) {
         self.sourceAction = sourceAction
         self.conflicts = conflicts
         self.keepsPending = keepsPending
+        self.leavesRowsEqual = leavesRowsEqual
     }
 }
 
@@ -66,7 +71,9 @@ public struct Reconciler {
         switch change.operation {
         case .insert:
             guard let current = change.current else { return RowReconciliation() }
-            guard let sourceRow else { return RowReconciliation(sourceAction: .insert(uploadRow(current, table))) }
+            guard let sourceRow else {
+                return RowReconciliation(sourceAction: .insert(uploadRow(current, table)), leavesRowsEqual: true)
+            }
             // The source already has this global id (an earlier upload of it, or the same row
             // inserted on both sides): only differing columns matter.
             return mergeColumns(table: table, globalID: change.globalID, base: nil, current: current, source: sourceRow)
@@ -87,7 +94,7 @@ public struct Reconciler {
                 guard let base else { return true }
                 return !equal(table, column, base[column] ?? .null, sourceRow[column] ?? .null)
             }
-            if changedAtSource.isEmpty { return RowReconciliation(sourceAction: .delete) }
+            if changedAtSource.isEmpty { return RowReconciliation(sourceAction: .delete, leavesRowsEqual: true) }
             var conflict = Conflict(table: table.name, globalID: change.globalID, column: nil, kind: .deleteUpdate,
                                     baseValue: "row", packageValue: nil,
                                     sourceValue: "updated: " + changedAtSource.joined(separator: ", "))
@@ -103,6 +110,7 @@ public struct Reconciler {
         var setColumns: [String] = []
         var setValues: [SQLiteValue] = []
         var conflicts: [Conflict] = []
+        var sourceKeeps = false
         for column in table.valueColumns {
             let p = current[column] ?? .null, s = source[column] ?? .null
             if equal(table, column, p, s) { continue }
@@ -112,19 +120,23 @@ public struct Reconciler {
             if changedInPackage && !changedAtSource {
                 setColumns.append(column)
                 setValues.append(p)
-            } else if changedInPackage && changedAtSource {
+            } else if !changedInPackage {
+                sourceKeeps = true
+            } else {
                 var conflict = Conflict(table: table.name, globalID: globalID, column: column, kind: .bothChanged,
                                         baseValue: b.flatMap { describe(table, column, $0) },
                                         packageValue: describe(table, column, p), sourceValue: describe(table, column, s))
                 if settle(&conflict) == .package {
                     setColumns.append(column)
                     setValues.append(p)
+                } else {
+                    sourceKeeps = true
                 }
                 conflicts.append(conflict)
             }
         }
         let action: SourceAction = setColumns.isEmpty ? .none : .update(RowValues(columns: setColumns, values: setValues))
-        return RowReconciliation(sourceAction: action, conflicts: conflicts)
+        return RowReconciliation(sourceAction: action, conflicts: conflicts, leavesRowsEqual: !sourceKeeps)
     }
 
     /// Picks the winner of a conflict: a recorded decision first, then the policy.

@@ -175,6 +175,7 @@ private final class SyncRun {
 
         // 3. Upload in one source transaction.
         var keep = Set<RowKey>()
+        var settled = Set<RowKey>()
         try begin(source, immediate: true)
         sourceOpen = true
         if options.direction.uploads {
@@ -186,6 +187,7 @@ private final class SyncRun {
                 let outcome = try upload(changes, syncID: syncID, decisions: decisions)
                 report.conflicts = outcome.conflicts
                 report.uploaded = outcome.counts
+                settled = outcome.settled
                 if outcome.stop {
                     try source.execute("ROLLBACK")
                     sourceOpen = false
@@ -226,7 +228,10 @@ private final class SyncRun {
             // Rows this sync uploaded take the source's row (merged columns, source-wins).
             for change in changes {
                 let key = RowKey(change.table, change.globalID)
-                guard !keep.contains(key), !laterEdits.contains(key), let table = tablesByName[key.table] else { continue }
+                // A settled row stays eligible below: a source change committed by someone
+                // else between the upload and this read must still come down.
+                guard !keep.contains(key), !laterEdits.contains(key), !settled.contains(key),
+                      let table = tablesByName[key.table] else { continue }
                 done.insert(key)
                 _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: false)
             }
@@ -273,6 +278,9 @@ private final class SyncRun {
     struct UploadOutcome {
         var conflicts: [Conflict] = []
         var counts = RowCounts()
+        /// Uploaded rows the source now holds exactly as the package does (no geometry edit
+        /// either, so they cannot have left the area): the download need not bring them back.
+        var settled = Set<RowKey>()
         /// Unresolved conflicts under the `fail` policy: nothing may change.
         var stop = false
     }
@@ -289,6 +297,10 @@ private final class SyncRun {
             let sourceRow = try sourceRows.row(change.globalID, in: table)
             let result = reconciler.reconcile(change, in: table, sourceRow: sourceRow)
             outcome.conflicts += result.conflicts
+            let geometryEdited = table.geometryColumn.map { change.changedColumns.contains($0) } ?? false
+            if result.leavesRowsEqual && !geometryEdited && change.operation != .insert {
+                outcome.settled.insert(RowKey(change.table, change.globalID))
+            }
             plans.append((change, table, result))
         }
         if plans.contains(where: { $0.2.isUnresolved }) {
@@ -297,20 +309,20 @@ private final class SyncRun {
         }
         try ApplyContext.with(replicaID: state.replicaID, syncID: syncID, on: source) {
             for (change, table, result) in plans {
+                // No savepoint per row: a statement that fails on a constraint is undone by
+                // SQLite with its triggers' changes (ON CONFLICT ABORT), the transaction goes on.
                 do {
-                    try source.withTransaction {
-                        switch result.sourceAction {
-                        case .none: break
-                        case .insert(let row):
-                            try sourceRows.insert(row, into: table)
-                            outcome.counts.inserted += 1
-                        case .update(let values):
-                            try sourceRows.update(change.globalID, set: values, in: table)
-                            outcome.counts.updated += 1
-                        case .delete:
-                            try sourceRows.delete(change.globalID, from: table)
-                            outcome.counts.deleted += 1
-                        }
+                    switch result.sourceAction {
+                    case .none: break
+                    case .insert(let row):
+                        try sourceRows.insert(row, into: table)
+                        outcome.counts.inserted += 1
+                    case .update(let values):
+                        try sourceRows.update(change.globalID, set: values, in: table)
+                        outcome.counts.updated += 1
+                    case .delete:
+                        try sourceRows.delete(change.globalID, from: table)
+                        outcome.counts.deleted += 1
                     }
                 } catch let error as SQLiteError where error.isConstraintViolation {
                     outcome.conflicts.append(Conflict(table: table.name, globalID: change.globalID, column: nil,
