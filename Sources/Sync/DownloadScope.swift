@@ -118,5 +118,7 @@ final class DownloadScope {
 
 /// `name` as an SQL identifier in double quotes.
 func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    // Called per row while building statements: skip Foundation's search for the common case.
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
 }

@@ -9,6 +9,8 @@ import SQLite
 final class RowStore {
     let connection: Connection
     private var statements: [String: Statement] = [:]
+    /// The SELECT of each table, built once (quoting names costs more than the lookup).
+    private var selects: [String: String] = [:]
 
     init(connection: Connection) {
         self.connection = connection
@@ -16,8 +18,14 @@ final class RowStore {
 
     /// The row of that global id (every column of the table), or nil.
     func row(_ globalID: String, in table: SyncTable) throws -> RowValues? {
-        let columns = table.columns.map(quoted).joined(separator: ", ")
-        let statement = try cached("SELECT \(columns) FROM \(quoted(table.name)) WHERE \(quoted(table.globalIDColumn)) = ?")
+        let sql: String
+        if let known = selects[table.name] {
+            sql = known
+        } else {
+            sql = "SELECT \(table.columns.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(quoted(table.globalIDColumn)) = ?"
+            selects[table.name] = sql
+        }
+        let statement = try cached(sql)
         defer { statement.reset() }
         try statement.bind([.text(globalID)])
         guard try statement.step() else { return nil }

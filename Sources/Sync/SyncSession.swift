@@ -27,6 +27,8 @@ import SQLite
 public final class SyncSession {
     public let packageURL: URL
     public let options: SyncOptions
+    /// Page cache per database during a sync, in KiB: two of them stay well under 256 MB.
+    static let cacheKiB = 16_384
 
     /// - Parameter package: the package directory (`AREA.pkg`), or its `data.gpkg`.
     public init(package: URL, options: SyncOptions = SyncOptions()) {
@@ -50,6 +52,11 @@ public final class SyncSession {
             throw SyncError(.source, "source \(sourcePath) does not exist")
         }
         let source = try GeoPackage(path: sourcePath, busyTimeout: options.busyTimeout)
+        // A sync rewrites many pages of both files: a larger page cache writes each once.
+        for connection in [package.connection, source.connection] {
+            try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            try connection.execute("PRAGMA temp_store = MEMORY")
+        }
         let sourceGDB = SourceGeodatabase(connection: source.connection)
         guard try sourceGDB.isEnabled() else {
             throw SyncError(.source, "source \(sourcePath) is not sync-enabled")
@@ -130,33 +137,45 @@ private final class SyncRun {
         try options.crashHook?(point)
     }
 
+    /// Ends a dry run by rolling the package back, carrying the report out.
+    struct DryRunFinished: Error { var report: SyncReport }
+    /// Ends the source transaction of a sync stopped on conflicts, carrying what was found.
+    struct StoppedOnConflicts: Error { var outcome: UploadOutcome }
+
     func execute() throws -> SyncReport {
         let tracking = PackageChangeTracking(connection: package)
         var syncID = state.pendingSyncID ?? GlobalID.make()
         var throughPosition = state.pendingPosition ?? 0
-        let resuming = state.pendingSyncID != nil
 
         // 1. Record the pending sync before the source is touched (a dry run records nothing).
-        if !options.dryRun && !resuming {
+        if options.dryRun {
+            throughPosition = try tracking.position()
+        } else if state.pendingSyncID == nil {
             try package.withTransaction(.immediate) {
                 throughPosition = try tracking.position()
                 try PackageSyncState.begin(syncID: syncID, position: throughPosition, in: package)
             }
             try crash(.pendingRecorded)
-        } else if options.dryRun {
-            syncID = state.pendingSyncID ?? syncID
-            throughPosition = try tracking.position()
         }
+        syncID = state.pendingSyncID ?? syncID
 
-        // 2. Hold the package's write lock to the end.
-        try begin(package, immediate: true)
-        var packageOpen = true
-        var sourceOpen = false
-        defer {
-            if sourceOpen { try? source.execute("ROLLBACK") }
-            if packageOpen { try? package.execute("ROLLBACK") }
+        // 2. The package's transaction, to the end: its write lock keeps edits out between
+        // reading the changes and clearing them, and its apply context keeps the download's
+        // writes out of the change log. It is the outermost transaction, so SQLite needs no
+        // savepoint journal for it.
+        do {
+            return try withRetryOnBusy {
+                try ApplyContext.with(replicaID: nil, syncID: nil, on: package) {
+                    try syncInPackageTransaction(syncID: syncID, throughPosition: throughPosition, tracking: tracking)
+                }
+            }
+        } catch let finished as DryRunFinished {
+            return finished.report
         }
+    }
 
+    private func syncInPackageTransaction(syncID: String, throughPosition: Int64,
+                                          tracking: PackageChangeTracking) throws -> SyncReport {
         // Local changes this sync carries; later ones (made after an interrupted run recorded
         // its position) wait for the next sync.
         var changes: [PendingChange] = []
@@ -173,36 +192,48 @@ private final class SyncRun {
                                 generationAfter: state.sourceGeneration, uploaded: RowCounts(), downloaded: RowCounts(),
                                 leftArea: 0, conflicts: [], pendingAfter: 0)
 
-        // 3. Upload in one source transaction.
+        // 3. Upload in one source transaction. A dry run keeps it open (uncommitted) through
+        // the download and rolls it back at the end.
         var keep = Set<RowKey>()
         var settled = Set<RowKey>()
-        try begin(source, immediate: true)
-        sourceOpen = true
+        var sourceOpen = false
+        defer { if sourceOpen { try? source.execute("ROLLBACK") } }
+        if options.dryRun {
+            try begin(source, immediate: true)
+            sourceOpen = true
+        }
         if options.direction.uploads {
             let sourceGDB = SourceGeodatabase(connection: source)
-            if try sourceGDB.isSyncApplied(syncID) {
-                report.resumed = true
-                report.conflicts = try ConflictStore.recordedAtSource(syncID: syncID, in: source)
-            } else {
-                let outcome = try upload(changes, syncID: syncID, decisions: decisions)
-                report.conflicts = outcome.conflicts
-                report.uploaded = outcome.counts
-                settled = outcome.settled
-                if outcome.stop {
-                    try source.execute("ROLLBACK")
-                    sourceOpen = false
-                    report.status = .stoppedOnConflicts
-                    report.pendingAfter = changes.count + laterEdits.count
-                    if !options.dryRun {
-                        try ConflictStore.record(report.conflicts, syncID: syncID, applied: false, in: package)
-                        try PackageSyncState.abandon(in: package)
-                        try package.execute("COMMIT")
+            do {
+                let outcome = try withRetryOnBusy {
+                    try ApplyContext.with(replicaID: state.replicaID, syncID: syncID, on: source) { () throws -> UploadOutcome? in
+                        if try sourceGDB.isSyncApplied(syncID) { return nil }
+                        let outcome = try upload(changes, syncID: syncID, decisions: decisions)
+                        if outcome.stop { throw StoppedOnConflicts(outcome: outcome) }
+                        try ConflictStore.recordAtSource(outcome.conflicts, syncID: syncID, in: source)
+                        try sourceGDB.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try sourceGDB.generation())
+                        try crash(.uploadApplied)
+                        return outcome
                     }
-                    return report
                 }
-                try ConflictStore.recordAtSource(report.conflicts, syncID: syncID, in: source)
-                try sourceGDB.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try sourceGDB.generation())
-                try crash(.uploadApplied)
+                if let outcome {
+                    report.conflicts = outcome.conflicts
+                    report.uploaded = outcome.counts
+                    settled = outcome.settled
+                } else {
+                    report.resumed = true
+                    report.conflicts = try ConflictStore.recordedAtSource(syncID: syncID, in: source)
+                }
+            } catch let stopped as StoppedOnConflicts {
+                // Nothing changed at the source; the package records the conflicts only.
+                report.conflicts = stopped.outcome.conflicts
+                report.uploaded = stopped.outcome.counts
+                report.status = .stoppedOnConflicts
+                report.pendingAfter = changes.count + laterEdits.count
+                if options.dryRun { throw DryRunFinished(report: report) }
+                try ConflictStore.record(report.conflicts, syncID: syncID, applied: false, in: package)
+                try PackageSyncState.abandon(in: package)
+                return report
             }
             for conflict in report.conflicts where !conflict.kind.isWinnable {
                 keep.insert(RowKey(conflict.table, conflict.globalID))
@@ -211,8 +242,6 @@ private final class SyncRun {
             for change in changes { keep.insert(RowKey(change.table, change.globalID)) }
         }
         if !options.dryRun {
-            try source.execute("COMMIT")
-            sourceOpen = false
             try crash(.sourceCommitted)
             // The download reads one consistent state of the source.
             try begin(source, immediate: false)
@@ -221,56 +250,60 @@ private final class SyncRun {
 
         // 4. Download into the package, in its open transaction.
         let generation = try SourceGeodatabase(connection: source).generation()
-        try ApplyContext.with(replicaID: nil, syncID: nil, on: package) {
-            let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
-                                          relationships: try GeoPackageSchema.read(from: package).relationships)
-            var done = Set<RowKey>()
-            // Rows this sync uploaded take the source's row (merged columns, source-wins).
-            for change in changes {
+        let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
+                                      relationships: try GeoPackageSchema.read(from: package).relationships)
+        var done = Set<RowKey>()
+        // Rows this sync uploaded take the source's row (merged columns, source-wins).
+        for change in changes {
+            let key = RowKey(change.table, change.globalID)
+            // A settled row stays eligible below: a source change committed by someone else
+            // between the upload and this read must still come down.
+            guard !keep.contains(key), !laterEdits.contains(key), !settled.contains(key),
+                  let table = tablesByName[key.table] else { continue }
+            done.insert(key)
+            _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: false)
+        }
+        if options.direction.downloads {
+            let pendingKeys = options.direction.uploads ? [] : Set(changes.map { RowKey($0.table, $0.globalID) })
+            try SourceGeodatabase(connection: source).forEachChange(since: state.sourceGeneration,
+                                                                    excludingReplica: state.replicaID,
+                                                                    tables: tables.map(\.name)) { change in
                 let key = RowKey(change.table, change.globalID)
-                // A settled row stays eligible below: a source change committed by someone
-                // else between the upload and this read must still come down.
-                guard !keep.contains(key), !laterEdits.contains(key), !settled.contains(key),
-                      let table = tablesByName[key.table] else { continue }
+                // A row whose local change stays pending is reconciled next time.
+                guard !done.contains(key), !keep.contains(key), !laterEdits.contains(key), !pendingKeys.contains(key),
+                      let table = tablesByName[key.table] else { return }
                 done.insert(key)
-                _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: false)
-            }
-            if options.direction.downloads {
-                try SourceGeodatabase(connection: source).forEachChange(since: state.sourceGeneration,
-                                                                        excludingReplica: state.replicaID,
-                                                                        tables: tables.map(\.name)) { change in
-                    let key = RowKey(change.table, change.globalID)
-                    guard !done.contains(key), !keep.contains(key), !laterEdits.contains(key),
-                          let table = tablesByName[key.table] else { return }
-                    // A row with a local change that stays pending is reconciled next time.
-                    if !options.direction.uploads, changes.contains(where: { RowKey($0.table, $0.globalID) == key }) { return }
-                    done.insert(key)
-                    _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: true)
-                }
+                _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: true)
             }
         }
+        try source.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
+        sourceOpen = false
+
         try clearUploaded(through: throughPosition, keeping: keep)
         try ConflictStore.record(report.conflicts, syncID: syncID, applied: true, in: package)
-        try PackageSyncState.finish(syncID: syncID, generation: options.direction.downloads ? generation : state.sourceGeneration,
-                                    in: package)
-        report.generationAfter = options.direction.downloads ? generation : state.sourceGeneration
+        let after = options.direction.downloads ? generation : state.sourceGeneration
+        try PackageSyncState.finish(syncID: syncID, generation: after, in: package)
+        report.generationAfter = after
         report.pendingAfter = keep.count + laterEdits.count
         if report.conflicts.contains(where: { $0.resolution == nil }) || !keep.isEmpty {
             report.status = .completedWithPending
         }
         try crash(.downloadApplied)
-        if options.dryRun {
-            try package.execute("ROLLBACK")
-            packageOpen = false
-            try source.execute("ROLLBACK")
-            sourceOpen = false
-        } else {
-            try package.execute("COMMIT")
-            packageOpen = false
-            try source.execute("COMMIT")
-            sourceOpen = false
-        }
+        if options.dryRun { throw DryRunFinished(report: report) }
         return report
+    }
+
+    /// Runs `body`, again while it fails only because another connection holds the lock past
+    /// the busy timeout, until the timeout has passed once more.
+    func withRetryOnBusy<T>(_ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(options.busyTimeout)
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
     }
 
     // MARK: Upload
@@ -307,7 +340,7 @@ private final class SyncRun {
             outcome.stop = true
             return outcome
         }
-        try ApplyContext.with(replicaID: state.replicaID, syncID: syncID, on: source) {
+        do {
             for (change, table, result) in plans {
                 // No savepoint per row: a statement that fails on a constraint is undone by
                 // SQLite with its triggers' changes (ON CONFLICT ABORT), the transaction goes on.
