@@ -128,19 +128,30 @@ final class CurlEasy {
         return count
     }
 
+    /// Called once per header line. Parsed on the raw bytes: this runs for every line of
+    /// every response, and Foundation's string trimming here cost more than the transfer.
     private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
-        guard let data else { return count }
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        guard let data, count > 0 else { return count }
+        let line = UnsafeRawBufferPointer(start: data, count: count)
+        if count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             responseHeaders = [:]  // a new response (after a redirect or a 100 Continue) starts
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            if let previous = responseHeaders[name] {
-                responseHeaders[name] = previous + ", " + value
-            } else {
-                responseHeaders[name] = value
-            }
+            return count
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return count }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var nameEnd = colon
+        while nameEnd > 0, isSpace(line[nameEnd - 1]) { nameEnd -= 1 }
+        var valueStart = colon + 1
+        while valueStart < count, isSpace(line[valueStart]) { valueStart += 1 }
+        var valueEnd = count
+        while valueEnd > valueStart, isSpace(line[valueEnd - 1]) { valueEnd -= 1 }
+        let name = String(decoding: line[0..<nameEnd].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let value = String(decoding: line[valueStart..<valueEnd], as: UTF8.self)
+        if let previous = responseHeaders[name] {
+            responseHeaders[name] = previous + ", " + value
+        } else {
+            responseHeaders[name] = value
         }
         return count
     }

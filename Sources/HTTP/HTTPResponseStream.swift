@@ -94,6 +94,7 @@ public final class HTTPResponseStream<Tag: Sendable> {
     }
 
     private func indexOfDueRetry() -> Int? {
+        guard !waitingForRetry.isEmpty else { return nil }
         let now = monotonicSeconds()
         var best: Int?
         for (index, pending) in waitingForRetry.enumerated() where pending.due <= now {
