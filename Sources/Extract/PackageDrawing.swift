@@ -1,111 +1,156 @@
 import Foundation
 import Geometry
 import SQLite
+import TilePackage
 
-/// Pictures of a package for a person: an SVG of the area, the features and one zoom's
-/// tile grid, and GeoJSON of the area, the layer extents and the tile coverage. Everything
-/// is drawn in longitude/latitude (EPSG:4326); layers in another CRS are transformed.
+/// Pictures of a package for a person: an SVG of the area, the features and one zoom's tiles
+/// (the basemap's own images under their grid, for raster tiles), and GeoJSON of the area, the
+/// layer extents and the tile coverage.
+///
+/// The SVG is drawn in Web Mercator, as the basemap is: tiles are squares, and features sit on
+/// the tiles where a map would show them. It is framed on the area, every feature and every
+/// tile of the drawn zoom, so nothing runs off the edge; the legend sits below the map.
 public enum PackageDrawing {
+    /// Tiles drawn with their images at most; a zoom with more is drawn as a grid only.
+    public static let maxImageTiles = 256
+    /// Tiles drawn at most: beyond this the grid would be a solid block.
+    public static let maxDrawnTiles = 4096
+
+    /// The zoom drawn when none is asked for: the deepest with at most `maxImageTiles` tiles.
+    public static func defaultZoom(_ inspection: PackageInspection) -> Int? {
+        inspection.zooms.filter { $0.tiles <= maxImageTiles }.map(\.zoom).max() ?? inspection.zooms.first?.zoom
+    }
+
     /// The SVG document.
-    /// - Parameter zoom: the zoom whose tile grid is drawn; nil picks the deepest zoom with at
-    ///   most 256 tiles.
-    public static func svg(_ inspection: PackageInspection, zoom: Int? = nil, width: Double = 900) throws -> String {
-        let area = try areaGeometry(inspection)
-        var extent = area.envelope ?? Envelope(minX: -180, minY: -85, maxX: 180, maxY: 85)
-        let features = try featuresIn4326(inspection)
-        for (_, g) in features { if let e = g.envelope { extent.expand(toInclude: e) } }
-        let margin = max(extent.width, extent.height) * 0.04
-        extent = Envelope(minX: extent.minX - margin, minY: extent.minY - margin,
-                          maxX: extent.maxX + margin, maxY: extent.maxY + margin)
-        // An equirectangular view, x scaled by cos(latitude) so shapes near the poles are not stretched.
-        let aspect = cos(extent.center.y * .pi / 180)
-        let scale = width / (extent.width * aspect)
-        let height = extent.height * scale
-        func p(_ c: Coordinate) -> String {
-            String(format: "%.2f,%.2f", (c.x - extent.minX) * aspect * scale, (extent.maxY - c.y) * scale)
+    /// - Parameters:
+    ///   - zoom: the zoom whose tiles are drawn; nil for ``defaultZoom(_:)``.
+    ///   - size: the longer side of the map, in pixels.
+    /// - Throws: `ExtractError` (`.package`) when `zoom` is not a zoom of the basemap or has
+    ///   more than `maxDrawnTiles` tiles; errors of PROJ or SQLite reading the package.
+    public static func svg(_ inspection: PackageInspection, zoom: Int? = nil, size: Double = 1000) throws -> String {
+        if let zoom, !inspection.zooms.contains(where: { $0.zoom == zoom }) {
+            let zooms = inspection.zooms.map { String($0.zoom) }.joined(separator: ", ")
+            throw ExtractError(.package, "the basemap has no tiles at zoom \(zoom)"
+                + (zooms.isEmpty ? " (it has no tiles)" : " (its zooms: \(zooms))"))
         }
-        func path(_ g: Geometry) -> String {
-            var d = ""
-            func ring(_ r: [Coordinate], close: Bool) {
-                guard let first = r.first else { return }
-                d += "M" + p(first) + r.dropFirst().map { "L" + p($0) }.joined() + (close ? "Z" : "")
-            }
-            switch g {
-            case .lineString(let l): ring(l.coordinates, close: false)
-            case .multiLineString(let m): m.lineStrings.forEach { ring($0.coordinates, close: false) }
-            case .polygon(let poly): poly.rings.forEach { ring($0, close: true) }
-            case .multiPolygon(let m): m.polygons.forEach { $0.rings.forEach { ring($0, close: true) } }
-            case .geometryCollection(let c): d += c.geometries.map(path).joined()
-            default: break
-            }
-            return d
+        let level = (zoom ?? defaultZoom(inspection)).flatMap { z in inspection.zooms.first { $0.zoom == z } }
+        if let level, level.tiles > maxDrawnTiles {
+            throw ExtractError(.package, "zoom \(level.zoom) has \(level.tiles) tiles, more than the \(maxDrawnTiles) "
+                + "a picture can show; choose a lower --svg-zoom")
         }
+        let area = try mercator(areaGeometry(inspection).densified(maxSegmentLength: TileCoverage.densifyDegrees))
+        let features = try featuresIn4326(inspection).map { ($0.0, mercator($0.1)) }
+        let tiles = try level.map { try self.tiles(of: inspection, zoom: $0.zoom) } ?? []
+
+        var frame = area.envelope
+        func include(_ e: Envelope?) {
+            guard let e else { return }
+            if frame == nil { frame = e } else { frame?.expand(toInclude: e) }
+        }
+        features.forEach { include($0.1.envelope) }
+        tiles.forEach { include(WebMercator.mercatorBounds(of: $0.id)) }
+        var extent = frame ?? Envelope(minX: -WebMercator.originShift, minY: -WebMercator.originShift,
+                                       maxX: WebMercator.originShift, maxY: WebMercator.originShift)
+        // A point or a line along an axis has no width or height: give it some room.
+        let side = max(extent.width, extent.height, 1)
+        let margin = side * 0.04
+        extent = Envelope(minX: extent.center.x - max(extent.width, side * 0.2) / 2 - margin,
+                          minY: extent.center.y - max(extent.height, side * 0.2) / 2 - margin,
+                          maxX: extent.center.x + max(extent.width, side * 0.2) / 2 + margin,
+                          maxY: extent.center.y + max(extent.height, side * 0.2) / 2 + margin)
+        let scale = size / max(extent.width, extent.height)
+        let width = (extent.width * scale).rounded(.up), mapHeight = (extent.height * scale).rounded(.up)
+        let canvas = SVGCanvas(extent: extent, scale: scale)
+
+        let drawnLayers = inspection.layers.filter { $0.geometryType != nil }
+        let legendLines = 3 + drawnLayers.count + (level == nil ? 0 : 1)
+        let height = mapHeight + Double(legendLines) * 18 + 12
         var svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))">
-            <rect width="100%" height="100%" fill="#f8f8f4"/>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="13">
+            <rect width="100%" height="100%" fill="#ffffff"/>
+            <rect width="\(Int(width))" height="\(Int(mapHeight))" fill="#eef1f4"/>
 
             """
-        let chosenZoom = zoom ?? inspection.zooms.filter { $0.tiles <= 256 }.map(\.zoom).max()
-        if let z = chosenZoom, let level = inspection.zooms.first(where: { $0.zoom == z }) {
-            svg += "<g fill=\"#d8e4f0\" fill-opacity=\"0.5\" stroke=\"#5b7fa6\" stroke-width=\"0.8\">\n"
-            for tile in try tiles(of: inspection, zoom: level.zoom) {
-                svg += "<path d=\"\(path(.polygon(tile.polygon)))\"/>\n"
+        if let level {
+            let images = level.tiles <= maxImageTiles && ["png", "jpg", "jpeg", "webp"].contains(inspection.tileFormat ?? "")
+            if images {
+                let mime = inspection.tileFormat == "png" ? "image/png" : inspection.tileFormat == "webp" ? "image/webp" : "image/jpeg"
+                svg += "<g id=\"basemap\" opacity=\"0.55\">\n"
+                for tile in tiles {
+                    guard let data = tile.data else { continue }
+                    svg += "<image \(canvas.rectAttributes(WebMercator.mercatorBounds(of: tile.id))) preserveAspectRatio=\"none\" "
+                        + "href=\"data:\(mime);base64,\(data.base64EncodedString())\"/>\n"
+                }
+                svg += "</g>\n"
             }
-            svg += "</g>\n<text x=\"8\" y=\"18\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#5b7fa6\">tiles at zoom \(level.zoom): \(level.tiles)</text>\n"
-        }
-        let colors = ["#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#6d4c41"]
-        for (index, layer) in inspection.layers.filter({ $0.geometryType != nil }).enumerated() {
-            let color = colors[index % colors.count]
-            svg += "<g id=\"\(xml(layer.name))\" fill=\"\(color)\" fill-opacity=\"0.35\" stroke=\"\(color)\" stroke-width=\"1\">\n"
-            for (name, g) in features where name == layer.name {
-                switch g {
-                case .point(let pt):
-                    if let c = pt.coordinate { svg += circle(p(c)) }
-                case .multiPoint(let m):
-                    for c in m.points.compactMap(\.coordinate) { svg += circle(p(c)) }
-                default:
-                    svg += "<path d=\"\(path(g))\"/>\n"
+            svg += "<g id=\"tiles\" fill=\"\(images ? "none" : "#d8e4f0")\" fill-opacity=\"0.5\" stroke=\"#3b5f86\" stroke-width=\"1\">\n"
+            for tile in tiles {
+                let bounds = WebMercator.mercatorBounds(of: tile.id)
+                svg += "<rect \(canvas.rectAttributes(bounds))/>\n"
+                let b = canvas.box(bounds)
+                if b.width >= 70 {
+                    svg += "<text x=\"\(canvas.f(b.x + 4))\" y=\"\(canvas.f(b.y + 15))\" font-size=\"12\" fill=\"#1f3b5a\" fill-opacity=\"1\" "
+                        + "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\(tile.id)</text>\n"
                 }
             }
             svg += "</g>\n"
         }
-        svg += "<path d=\"\(path(area))\" fill=\"none\" stroke=\"#c62828\" stroke-width=\"2.5\" stroke-dasharray=\"8 4\"/>\n"
-        var y = Int(height) - 10
-        for (index, layer) in inspection.layers.filter({ $0.geometryType != nil }).enumerated().reversed() {
-            svg += "<text x=\"8\" y=\"\(y)\" font-family=\"sans-serif\" font-size=\"13\" fill=\"\(colors[index % colors.count])\">\(xml(layer.name)): \(layer.count)</text>\n"
-            y -= 16
+        // Colours that stand out on a basemap's greens, blues and greys.
+        let colors = ["#d81b60", "#1e3a8a", "#f57c00", "#6a1b9a", "#00695c"]
+        for (index, layer) in drawnLayers.enumerated() {
+            let color = colors[index % colors.count]
+            svg += "<g id=\"layer-\(xml(layer.name))\" fill=\"\(color)\" fill-opacity=\"0.45\" stroke=\"\(color)\" stroke-width=\"2\">\n"
+            for (name, g) in features where name == layer.name {
+                svg += canvas.shape(g)
+            }
+            svg += "</g>\n"
         }
-        svg += "<text x=\"8\" y=\"\(y)\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#c62828\">area of interest</text>\n"
+        svg += "<path id=\"area\" d=\"\(canvas.path(area))\" fill=\"none\" stroke=\"#111111\" stroke-width=\"2.5\" stroke-dasharray=\"8 4\"/>\n"
+
+        var y = mapHeight + 22
+        func legend(_ text: String, color: String, swatch: String) {
+            svg += swatch.replacingOccurrences(of: "$Y", with: "\(Int(y) - 10)")
+            svg += "<text x=\"30\" y=\"\(Int(y))\" fill=\"#222\">\(xml(text))</text>\n"
+            y += 18
+        }
+        let name = (inspection.path as NSString).lastPathComponent
+        svg += "<text x=\"8\" y=\"\(Int(y))\" font-weight=\"bold\" fill=\"#222\">\(xml(name))</text>\n"
+        y += 18
+        legend("area of interest", color: "#111111",
+               swatch: "<line x1=\"8\" y1=\"$Y\" x2=\"24\" y2=\"$Y\" stroke=\"#111111\" stroke-width=\"2.5\" stroke-dasharray=\"4 2\"/>\n")
+        for (index, layer) in drawnLayers.enumerated() {
+            let color = colors[index % colors.count]
+            legend("\(layer.name): \(layer.count) \(layer.geometryType?.lowercased() ?? "feature")\(layer.count == 1 ? "" : "s")",
+                   color: color, swatch: "<rect x=\"8\" y=\"$Y\" width=\"16\" height=\"10\" transform=\"translate(0,-5)\" fill=\"\(color)\" fill-opacity=\"0.45\" stroke=\"\(color)\" stroke-width=\"1.5\"/>\n")
+        }
+        let west = WebMercator.lonLat(mercatorX: extent.minX, y: extent.minY)
+        let east = WebMercator.lonLat(mercatorX: extent.maxX, y: extent.maxY)
+        svg += "<text x=\"8\" y=\"\(Int(y))\" fill=\"#555\">\(xml(String(format: "longitude %.4g to %.4g, latitude %.4g to %.4g (Web Mercator)", west.lon, east.lon, west.lat, east.lat)))</text>\n"
+        y += 18
+        if let level {
+            legend("tiles at zoom \(level.zoom): \(level.tiles) of \(inspection.zooms.reduce(0) { $0 + $1.tiles }) "
+                   + "(zooms \(zoomList(inspection.zooms.map(\.zoom))))", color: "#3b5f86",
+                   swatch: "<rect x=\"8\" y=\"$Y\" width=\"16\" height=\"10\" transform=\"translate(0,-5)\" fill=\"none\" stroke=\"#3b5f86\"/>\n")
+        }
         return svg + "</svg>\n"
     }
 
-    /// A FeatureCollection: the area, each layer's data extent, and each zoom's tile range.
-    public static func geoJSON(_ inspection: PackageInspection) throws -> String {
-        var features: [String] = []
-        func feature(_ g: Geometry, _ properties: [String: String]) -> String {
-            let props = properties.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(jsonString($0.value))" }.joined(separator: ",")
-            return "{\"type\":\"Feature\",\"properties\":{\(props)},\"geometry\":\(g.geoJSON())}"
-        }
-        features.append(feature(try areaGeometry(inspection), ["kind": "area"]))
-        let proj = try PROJContext()
-        for layer in inspection.layers {
-            guard let e = layer.extent, let crs = layer.crs else { continue }
-            let e4326 = crs == "EPSG:4326" ? e : try Transformer(from: crs, to: "EPSG:4326", context: proj).transform(e)
-            features.append(feature(.polygon(e4326.polygon), ["kind": "layer extent", "layer": layer.name,
-                                                                  "features": "\(layer.count)"]))
-        }
-        for z in inspection.zooms {
-            let tiles = try self.tiles(of: inspection, zoom: z.zoom)
-            let polygons = tiles.map(\.polygon)
-            features.append(feature(.multiPolygon(MultiPolygon(polygons)), ["kind": "tile coverage", "zoom": "\(z.zoom)",
-                                                                            "tiles": "\(z.tiles)"]))
-        }
-        return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}"
+    /// `0-5` for consecutive zooms, `3,5,7` otherwise.
+    static func zoomList(_ zooms: [Int]) -> String {
+        guard let first = zooms.first, let last = zooms.last else { return "none" }
+        return zooms == Array(first...last) && zooms.count > 1 ? "\(first)-\(last)" : zooms.map(String.init).joined(separator: ",")
     }
 
     static func areaGeometry(_ inspection: PackageInspection) throws -> Geometry {
-        let text = inspection.manifest.area.geojson.text
-        return try Geometry(geoJSON: Data(text.utf8))
+        try Geometry(geoJSON: Data(inspection.manifest.area.geojson.text.utf8))
+    }
+
+    /// A lon/lat geometry in Web Mercator metres, latitudes clamped to the square world.
+    static func mercator(_ g: Geometry) -> Geometry {
+        g.mapCoordinates { c in
+            let m = WebMercator.mercator(lon: c.x, lat: WebMercator.clampLatitude(c.y))
+            return Coordinate(m.x, m.y)
+        }
     }
 
     /// Every geometry of the feature layers, in EPSG:4326.
@@ -116,8 +161,9 @@ public enum PackageDrawing {
         for row in try db.query("SELECT table_name, column_name FROM gpkg_geometry_columns") {
             guard let table = row[0].stringValue, let column = row[1].stringValue,
                   let layer = inspection.layers.first(where: { $0.name == table }) else { continue }
-            let transformer = layer.crs == nil || layer.crs == "EPSG:4326" ? nil
-                : try Transformer(from: layer.crs!, to: "EPSG:4326", context: proj)
+            let transformer = try layer.crs.flatMap { crs in
+                crs == "EPSG:4326" ? nil : try Transformer(from: crs, to: "EPSG:4326", context: proj)
+            }
             try db.forEachRow("SELECT \(SQL.identifier(column)) FROM \(SQL.identifier(table))") { s in
                 guard let blob = s.blob(at: 0), let g = try? GeoPackageBinary(bytes: blob).geometry else { return }
                 result.append((table, try transformer?.transform(g) ?? g))
@@ -126,29 +172,92 @@ public enum PackageDrawing {
         return result
     }
 
-    /// The tiles of one zoom of the basemap, as lon/lat boxes.
-    static func tiles(of inspection: PackageInspection, zoom: Int) throws -> [Envelope] {
+    /// The tiles of one zoom of the basemap, in XYZ numbering, with their bytes when asked.
+    static func tiles(of inspection: PackageInspection, zoom: Int, data: Bool = true) throws -> [(id: TileID, data: Data?)] {
         let db = try Connection(path: inspection.path + "/" + PackageDirectory.basemapFileName, mode: .readOnly)
-        let n = Double(1 << zoom)
-        func lat(_ y: Double) -> Double { atan(sinh(.pi * (1 - 2 * y / n))) * 180 / .pi }
-        return try db.query("SELECT tile_column, tile_row FROM tiles WHERE zoom_level = ?", [.integer(Int64(zoom))]).compactMap { r in
-            guard let x = r[0].int64Value.map(Double.init), let row = r[1].int64Value.map(Double.init) else { return nil }
-            let y = n - 1 - row  // TMS row to XYZ
-            return Envelope(minX: x / n * 360 - 180, minY: lat(y + 1), maxX: (x + 1) / n * 360 - 180, maxY: lat(y))
+        let dataColumn = data ? "tile_data" : "NULL"
+        return try db.query("SELECT tile_column, tile_row, \(dataColumn) FROM tiles WHERE zoom_level = ? ORDER BY tile_row DESC, tile_column",
+                            [.integer(Int64(zoom))]).compactMap { r in
+            guard let x = r[0].int64Value, let row = r[1].int64Value else { return nil }
+            let id = TileID(z: zoom, x: Int(x), tmsY: Int(row))
+            guard id.isValid else { return nil }
+            return (id, r[2].blobValue.map { Data($0) })
         }
     }
 
-    private static func circle(_ at: String) -> String {
-        let xy = at.split(separator: ",")
-        return "<circle cx=\"\(xy[0])\" cy=\"\(xy[1])\" r=\"4\"/>\n"
-    }
-
-    private static func xml(_ s: String) -> String {
+    static func xml(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// Web Mercator metres to SVG pixels, with paths that skip points closer than half a pixel
+/// to the last one drawn (a country's coastline at 1000 pixels needs no more).
+struct SVGCanvas {
+    let extent: Envelope
+    let scale: Double
+
+    func pixel(_ c: Coordinate) -> (x: Double, y: Double) {
+        ((c.x - extent.minX) * scale, (extent.maxY - c.y) * scale)
     }
 
-    private static func jsonString(_ s: String) -> String {
-        ManifestJSON.string(s).text
+    /// A mercator box in pixels.
+    func box(_ e: Envelope) -> (x: Double, y: Double, width: Double, height: Double) {
+        let a = pixel(Coordinate(e.minX, e.maxY)), b = pixel(Coordinate(e.maxX, e.minY))
+        return (a.x, a.y, b.x - a.x, b.y - a.y)
+    }
+
+    /// A mercator box as SVG `x`, `y`, `width` and `height` attributes.
+    func rectAttributes(_ e: Envelope) -> String {
+        let b = box(e)
+        return "x=\"\(f(b.x))\" y=\"\(f(b.y))\" width=\"\(f(b.width))\" height=\"\(f(b.height))\""
+    }
+
+    func f(_ v: Double) -> String { String(format: "%.1f", v) }
+
+    func path(_ g: Geometry) -> String {
+        var d = ""
+        func ring(_ r: [Coordinate], close: Bool) {
+            guard let first = r.first else { return }
+            var last = pixel(first)
+            d += "M\(f(last.x)),\(f(last.y))"
+            for (i, c) in r.dropFirst().enumerated() {
+                let p = pixel(c)
+                let isLast = i == r.count - 2
+                if !isLast && abs(p.x - last.x) < 0.5 && abs(p.y - last.y) < 0.5 { continue }
+                d += "L\(f(p.x)),\(f(p.y))"
+                last = p
+            }
+            if close { d += "Z" }
+        }
+        switch g {
+        case .lineString(let l): ring(l.coordinates, close: false)
+        case .multiLineString(let m): m.lineStrings.forEach { ring($0.coordinates, close: false) }
+        case .polygon(let poly): poly.rings.forEach { ring($0, close: true) }
+        case .multiPolygon(let m): m.polygons.forEach { $0.rings.forEach { ring($0, close: true) } }
+        case .geometryCollection(let c): d += c.geometries.map(path).joined()
+        default: break
+        }
+        return d
+    }
+
+    /// A geometry as SVG elements: circles for points, one path for the rest (holes by even-odd).
+    func shape(_ g: Geometry) -> String {
+        switch g {
+        case .point(let pt):
+            return pt.coordinate.map(circle) ?? ""
+        case .multiPoint(let m):
+            return m.points.compactMap(\.coordinate).map(circle).joined()
+        case .geometryCollection(let c):
+            return c.geometries.map(shape).joined()
+        default:
+            let d = path(g)
+            return d.isEmpty ? "" : "<path d=\"\(d)\" fill-rule=\"evenodd\"/>\n"
+        }
+    }
+
+    func circle(_ c: Coordinate) -> String {
+        let p = pixel(c)
+        return "<circle cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"4\" fill-opacity=\"0.8\" stroke=\"#ffffff\"/>\n"
     }
 }

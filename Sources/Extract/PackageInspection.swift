@@ -1,136 +1,155 @@
 import Foundation
 import Geometry
-import SQLite
 
 /// What `inspect` reports: the package as built (manifest) and as it is now (data.gpkg and
-/// basemap.mbtiles read live).
+/// basemap.mbtiles read live), with the warnings found while reading it.
 public struct PackageInspection: Sendable, Hashable {
+    /// One feature or attribute table of data.gpkg, read now.
     public struct Layer: Sendable, Hashable {
         public var name: String
+        /// `features` or `attributes` (gpkg_contents' data_type).
         public var dataType: String
         public var geometryType: String?
+        /// `EPSG:n`, or `srs_id:n` for a CRS without an EPSG code.
         public var crs: String?
         public var srsID: Int64?
+        /// Rows in the table now.
         public var count: Int
-        /// The extent of the rows now in the table (from its R-tree), in the layer's CRS.
+        /// The extent of the geometries now in the table, in the layer's CRS; nil when it has none.
         public var extent: Envelope?
+        /// The extent gpkg_contents declares, nil when it declares none.
+        public var declaredExtent: Envelope?
         /// Local edits not yet synced; nil when the package does not track changes.
-        public var pendingEdits: Int?
+        public var pendingEdits: PendingEdits?
+        /// How it was cut at build time (from data.gpkg, else from the manifest).
         public var cut: LayerCut?
+        /// Geometries checked for validity, and those GEOS found invalid or that did not decode.
+        public var checkedGeometries: Int
+        public var invalidGeometries: Int
     }
 
+    /// Pending local edits of one layer, as sync would upload them.
+    public struct PendingEdits: Sendable, Hashable {
+        public var inserts: Int
+        public var updates: Int
+        public var deletes: Int
+        public var total: Int { inserts + updates + deletes }
+        public init(inserts: Int = 0, updates: Int = 0, deletes: Int = 0) {
+            self.inserts = inserts
+            self.updates = updates
+            self.deletes = deletes
+        }
+    }
+
+    /// The tiles of one zoom of basemap.mbtiles.
     public struct Zoom: Sendable, Hashable {
         public var zoom: Int
         public var tiles: Int
         public var minColumn: Int, maxColumn: Int
         /// TMS rows, as MBTiles stores them.
         public var minRow: Int, maxRow: Int
+        /// Bytes of tile data, counting each tile (shared images once per tile that uses them).
         public var bytes: Int64
+    }
+
+    /// The package's replica and sync state, read from data.gpkg (the authority), and the
+    /// registration at the source when the source can be read from here.
+    public struct Replica: Sendable, Hashable {
+        /// Nil for a package built with `--no-register`.
+        public var id: String?
+        /// The source generation the package was extracted at.
+        public var extractionGeneration: Int64?
+        /// The source generation the package's rows reflect now (after the last sync).
+        public var syncGeneration: Int64?
+        /// A sync that recorded itself in the package but has not finished.
+        public var pendingSyncID: String?
+        public var lastSyncID: String?
+        public var lastSyncAt: String?
+        /// Conflicts still listed by `pkgbuild conflicts`, and those of them without a decision.
+        public var openConflicts: Int
+        public var unresolvedConflicts: Int
+        /// The replica's state in the source's registry (`pending`, `active`), `unregistered`
+        /// when the source no longer lists it, nil when the source cannot be read from here.
+        public var sourceState: String?
+
+        /// One word for the package's state: `unregistered`, `sync-pending`, `conflicts`,
+        /// `edited` or `in-sync`.
+        public func state(pendingEdits: Int) -> String {
+            if id == nil { return "unregistered" }
+            if pendingSyncID != nil { return "sync-pending" }
+            if unresolvedConflicts > 0 { return "conflicts" }
+            return pendingEdits > 0 ? "edited" : "in-sync"
+        }
+    }
+
+    /// Something about the package that is not as it should be.
+    public struct Warning: Sendable, Hashable, CustomStringConvertible {
+        /// A stable name of the condition, for scripts and tests (see `PackageInspection.WarningCode`).
+        public var code: WarningCode
+        public var message: String
+        public var description: String { message }
+        public init(_ code: WarningCode, _ message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// The conditions `inspect` checks.
+    public enum WarningCode: String, Sendable, Hashable, CaseIterable {
+        /// A file the manifest lists is not there.
+        case missingFile = "missing-file"
+        /// data.gpkg lacks the GeoPackage application id.
+        case applicationID = "application-id"
+        /// A layer's gpkg_contents extent is not the extent of its geometries.
+        case contentsExtent = "contents-extent"
+        /// A layer's R-tree index has rows its table lacks, or lacks rows of its table.
+        case rtreeCount = "rtree-count"
+        /// R-tree boxes that are not their geometry's envelope.
+        case rtreeEnvelope = "rtree-envelope"
+        /// A layer's spatial index is missing.
+        case rtreeMissing = "rtree-missing"
+        /// Geometries GEOS finds invalid, or that do not decode.
+        case invalidGeometry = "invalid-geometry"
+        /// manifest.json and data.gpkg name different replicas.
+        case manifestReplica = "manifest-replica"
+        /// manifest.json and data.gpkg list different layers, or a layer with another CRS or type.
+        case manifestLayers = "manifest-layers"
+        /// basemap.mbtiles lacks metadata keys the package promises.
+        case tileMetadata = "tile-metadata"
+        /// Tiles at zooms outside the manifest's zoom range, or the metadata's range is not the tiles'.
+        case tileZoomRange = "tile-zoom-range"
+        /// Tiles whose square does not meet the area of interest, or that cannot exist.
+        case tilesOutsideArea = "tiles-outside-area"
+        /// basemap.mbtiles cannot be read.
+        case unreadableBasemap = "unreadable-basemap"
+        /// A sync recorded itself but did not finish.
+        case pendingSync = "pending-sync"
+        /// Conflicts of the last sync are open with no decision.
+        case unresolvedConflicts = "unresolved-conflicts"
+        /// The source's registry lists the replica as pending, or no longer lists it.
+        case replicaRegistration = "replica-registration"
     }
 
     public var path: String
     public var manifest: PackageManifest
     public var layers: [Layer]
     public var zooms: [Zoom]
-    /// File sizes in bytes now.
+    /// The MBTiles `format` (png, jpg, webp, pbf), nil without a basemap.
+    public var tileFormat: String?
+    public var replica: Replica
+    /// File sizes in bytes now, by file name (SQLite's -wal and -journal files included when present).
     public var files: [String: Int64]
-    public var warnings: [String]
-}
+    public var warnings: [Warning]
 
-/// Reads a package for `inspect`.
-public enum PackageInspector {
-    /// Reads the manifest and the live state of the package's files.
-    /// - Throws: `ExtractError` (`.package`) when the path is not a package.
-    public static func inspect(_ path: String) throws -> PackageInspection {
-        let root = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ExtractError(.package, "\(path) is not a package directory")
-        }
-        let manifest = try PackageManifest.read(from: root.appendingPathComponent(PackageManifest.fileName))
-        var warnings: [String] = []
-        var files: [String: Int64] = [:]
-        for name in [PackageManifest.fileName, PackageDirectory.dataFileName, PackageDirectory.basemapFileName] {
-            let url = root.appendingPathComponent(name)
-            if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int64 {
-                files[name] = size
-            } else if manifest.files[name] != nil {
-                warnings.append("\(name) is listed in the manifest but missing")
-            }
-        }
-        var layers: [PackageInspection.Layer] = []
-        let dataURL = root.appendingPathComponent(PackageDirectory.dataFileName)
-        if files[PackageDirectory.dataFileName] != nil {
-            let db: Connection
-            do { db = try Connection(path: dataURL.path, mode: .readOnly) } catch {
-                throw ExtractError(.package, "cannot open \(dataURL.path): \(error)")
-            }
-            do {
-                if try db.scalar("PRAGMA application_id")?.int64Value != 1_196_444_487 {
-                    warnings.append("data.gpkg does not carry the GeoPackage application id")
-                }
-                let tracked = try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_edits'") != nil
-                for row in try db.query("""
-                    SELECT c.table_name, c.data_type, g.geometry_type_name, g.srs_id, g.column_name,
-                           s.organization, s.organization_coordsys_id, c.min_x, c.min_y, c.max_x, c.max_y
-                    FROM gpkg_contents c LEFT JOIN gpkg_geometry_columns g ON g.table_name = c.table_name
-                    LEFT JOIN gpkg_spatial_ref_sys s ON s.srs_id = g.srs_id
-                    WHERE c.data_type IN ('features', 'attributes') ORDER BY c.rowid
-                    """) {
-                    guard let name = row[0].stringValue else { continue }
-                    let count = Int(try db.scalar("SELECT count(*) FROM \(SQL.identifier(name))")?.int64Value ?? 0)
-                    var extent: Envelope?
-                    if let column = row[4].stringValue {
-                        let rtree = SQL.identifier("rtree_\(name)_\(column)")
-                        let e = try db.query("SELECT min(minx), min(miny), max(maxx), max(maxy) FROM \(rtree)")
-                        if let r = e.first, let x0 = r[0].doubleValue, let y0 = r[1].doubleValue,
-                           let x1 = r[2].doubleValue, let y1 = r[3].doubleValue {
-                            extent = Envelope(minX: x0, minY: y0, maxX: x1, maxY: y1)
-                        }
-                        if let declared = row[7].doubleValue, let e = extent, abs(declared - e.minX) > 1e-3 * max(1, abs(e.minX)) {
-                            warnings.append("layer \(name): gpkg_contents extent differs from the data's extent")
-                        }
-                    }
-                    var pending: Int?
-                    if tracked {
-                        pending = Int(try db.scalar("SELECT count(*) FROM pkgbuild_edits WHERE table_name = ?",
-                                                    [.text(name)])?.int64Value ?? 0)
-                    }
-                    let crs: String? = row[5].stringValue.map { org in
-                        org.uppercased() == "EPSG" ? "EPSG:\(row[6].int64Value ?? 0)" : "srs_id:\(row[3].int64Value ?? 0)"
-                    }
-                    let built = manifest.layers.first { $0.name == name }
-                    if built == nil { warnings.append("layer \(name) is not in the manifest") }
-                    layers.append(.init(name: name, dataType: row[1].stringValue ?? "", geometryType: row[2].stringValue,
-                                        crs: crs, srsID: row[3].int64Value, count: count, extent: extent,
-                                        pendingEdits: pending, cut: built?.cut))
-                }
-            } catch let error as SQLiteError {
-                throw ExtractError(.package, "cannot read \(dataURL.path): \(error)")
-            }
-            for built in manifest.layers where !layers.contains(where: { $0.name == built.name }) {
-                warnings.append("layer \(built.name) of the manifest is missing from data.gpkg")
-            }
-        }
-        var zooms: [PackageInspection.Zoom] = []
-        let basemapURL = root.appendingPathComponent(PackageDirectory.basemapFileName)
-        if files[PackageDirectory.basemapFileName] != nil {
-            do {
-                let db = try Connection(path: basemapURL.path, mode: .readOnly)
-                for r in try db.query("""
-                    SELECT zoom_level, count(*), min(tile_column), max(tile_column), min(tile_row), max(tile_row),
-                           sum(length(tile_data))
-                    FROM tiles GROUP BY zoom_level ORDER BY zoom_level
-                    """) {
-                    let v = r.map { Int($0.int64Value ?? 0) }
-                    zooms.append(.init(zoom: v[0], tiles: v[1], minColumn: v[2], maxColumn: v[3], minRow: v[4], maxRow: v[5],
-                                       bytes: r[6].int64Value ?? 0))
-                }
-            } catch {
-                warnings.append("basemap.mbtiles cannot be read: \(error)")
-            }
-        }
-        return PackageInspection(path: root.path, manifest: manifest, layers: layers, zooms: zooms,
-                                 files: files, warnings: warnings)
-    }
+    /// The CRSs of the package's layers.
+    public var crs: [String] { Set(layers.compactMap(\.crs)).sorted() }
+
+    /// Pending local edits over all layers.
+    public var pendingEdits: Int { layers.reduce(0) { $0 + ($1.pendingEdits?.total ?? 0) } }
+
+    /// The package's state in one word (see ``Replica/state(pendingEdits:)``).
+    public var state: String { replica.state(pendingEdits: pendingEdits) }
+
+    /// Whether a warning of `code` was found.
+    public func has(_ code: WarningCode) -> Bool { warnings.contains { $0.code == code } }
 }

@@ -2,17 +2,26 @@ import Foundation
 import Extract
 import Geometry
 
-/// `pkgbuild inspect`: what a package holds now.
+/// `pkgbuild inspect`: what a package holds now, and what is wrong with it.
 struct InspectCommand: Command {
     static let configuration = CommandConfiguration(
         name: "inspect",
         abstract: "Show a package: area, layers, tiles, replica, sizes and warnings.",
+        discussion: """
+            Reads the package as it is now: every layer's rows, extent and pending local edits, \
+            the basemap's tiles per zoom, the replica's sync state, and checks the files against \
+            each other (manifest, gpkg_contents, R-tree indexes, geometry validity, MBTiles \
+            metadata, tiles against the area). Problems are listed as warnings; the exit code \
+            is 0 unless the package cannot be read.
+            """,
         arguments: [
             .positional("package", valueName: "AREA.pkg", help: "The package directory."),
             .flag("json", help: "Print the report as JSON."),
             .flag("geojson", help: "Print the area, the layer extents and the tile coverage as GeoJSON features."),
-            .option("svg", valueName: "FILE", help: "Draw the area, the features and one zoom's tile grid into an SVG file."),
-            .option("svg-zoom", valueName: "Z", help: "The zoom whose tile grid the SVG draws; default the deepest with at most 256 tiles."),
+            .option("svg", valueName: "FILE", help: "Draw the area, the features and one zoom's tiles into an SVG file."),
+            .option("svg-zoom", valueName: "Z", help: "The zoom whose tiles the SVG draws; default the deepest with at most 256 tiles."),
+            .option("validity-limit", valueName: "N", help: "Geometries per layer checked for validity; a larger layer is sampled.",
+                    defaultValue: "100000"),
         ])
 
     let package: String
@@ -20,6 +29,7 @@ struct InspectCommand: Command {
     let geojson: Bool
     let svg: String?
     let svgZoom: Int?
+    let validityLimit: Int
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package", as: String.self)
@@ -27,11 +37,14 @@ struct InspectCommand: Command {
         geojson = arguments.flag("geojson")
         svg = try arguments.value("svg", as: String.self)
         svgZoom = try arguments.value("svg-zoom", as: Int.self)
+        validityLimit = try arguments.required("validity-limit", as: Int.self)
         if json && geojson { throw UsageError("--json and --geojson cannot be combined") }
+        if svgZoom != nil && svg == nil { throw UsageError("--svg-zoom needs --svg FILE") }
+        if validityLimit < 1 { throw UsageError("--validity-limit must be at least 1") }
     }
 
     func run(_ context: CommandContext) throws {
-        let inspection = try PackageInspector.inspect(package)
+        let inspection = try PackageInspector.inspect(package, options: .init(validityLimit: validityLimit))
         if let svg {
             let drawing = try PackageDrawing.svg(inspection, zoom: svgZoom)
             do { try Data(drawing.utf8).write(to: URL(fileURLWithPath: svg)) } catch {
@@ -39,13 +52,14 @@ struct InspectCommand: Command {
             }
         }
         if geojson {
-            context.print(try PackageDrawing.geoJSON(inspection))
+            context.write(try PackageDrawing.geoJSON(inspection))
         } else if json {
             context.print(Self.json(inspection).prettyPrinted)
         } else {
             context.write(Self.text(inspection))
+            return  // the report lists the warnings
         }
-        for warning in inspection.warnings { context.warn(warning) }
+        for warning in inspection.warnings { context.warn(warning.message) }
     }
 
     static func extent(_ e: Envelope?) -> String {
@@ -58,23 +72,53 @@ struct InspectCommand: Command {
         n < 10_000 ? "\(n) B" : n < 10_000_000 ? "\(n / 1000) kB" : "\(n / 1_000_000) MB"
     }
 
+    static func pending(_ p: PackageInspection.PendingEdits?) -> String {
+        guard let p else { return "-" }
+        return p.total == 0 ? "0" : "\(p.total) (+\(p.inserts) ~\(p.updates) -\(p.deletes))"
+    }
+
+    static func replicaLines(_ i: PackageInspection) -> [String] {
+        let r = i.replica
+        guard let id = r.id else { return ["(not registered: built with --no-register)"] }
+        var first = "\(id): \(i.state)"
+        if let g = r.extractionGeneration { first += ", extracted at generation \(g)" }
+        if let g = r.syncGeneration, g != r.extractionGeneration { first += ", synced to generation \(g)" }
+        var lines = [first]
+        if let state = r.sourceState { lines.append("registered at the source as \(state)") }
+        if let last = r.lastSyncID { lines.append("last sync \(last)\(r.lastSyncAt.map { " at \($0)" } ?? "")") }
+        if let pending = r.pendingSyncID { lines.append("sync \(pending) recorded but not finished") }
+        if r.openConflicts > 0 { lines.append("conflicts: \(r.openConflicts) open, \(r.unresolvedConflicts) without a decision") }
+        return lines
+    }
+
     static func text(_ i: PackageInspection) -> String {
         let m = i.manifest
-        var out = """
-            Package   \(i.path)
-            Created   \(m.created) by \(m.tool.name) \(m.tool.version)
-            Replica   \(m.replicaID.isEmpty ? "(not registered)" : m.replicaID)\(m.source.generation.map { " at generation \($0)" } ?? "")
-            Source    \(m.source.location)
-            Area      \(m.area.wkt) (\(m.area.crs))
-            CRS       \(Set(i.layers.compactMap(\.crs)).sorted().joined(separator: ", "))
-            Files     \(i.files.sorted { $0.key < $1.key }.map { "\($0.key) \(bytes($0.value))" }.joined(separator: ", "))
+        var wkt = m.area.wkt
+        if wkt.count > 120 { wkt = String(wkt.prefix(117)) + "..." }
+        let areaBounds = (try? Geometry(geoJSON: Data(m.area.geojson.text.utf8)))?.envelope
+        var rows: [(String, String)] = [
+            ("Package", i.path),
+            ("Created", "\(m.created) by \(m.tool.name) \(m.tool.version)"),
+            ("Source", "\(m.source.kind) \(m.source.location)\(m.source.generation.map { " at generation \($0)" } ?? "")"),
+        ]
+        rows += replicaLines(i).enumerated().map { ($0.offset == 0 ? "Replica" : "", $0.element) }
+        rows.append(("Area", "\(wkt) (\(m.area.crs))"))
+        if let areaBounds { rows.append(("", "lon/lat bounds \(extent(areaBounds))")) }
+        rows.append(("CRS", i.crs.isEmpty ? "-" : i.crs.joined(separator: ", ")))
+        if let t = m.tiles {
+            let total = i.zooms.reduce(0) { $0 + $1.tiles }
+            rows.append(("Tiles", "\(i.tileFormat ?? "?") from \(t.source), zooms \(t.minZoom)-\(t.maxZoom), \(total) tiles now (\(t.count) when built)"))
+        }
+        let files = PackageInspectorFileOrder.sorted(i.files)
+        rows.append(("Files", files.map { "\($0.key) \(bytes($0.value))" }.joined(separator: ", ")
+                     + ", total \(bytes(i.files.values.reduce(0, +)))"))
+        var out = rows.map { $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
 
-            """
         var layers = TextTable(columns: [.init("LAYER"), .init("TYPE"), .init("CRS"), .init("FEATURES", alignment: .right),
-                                         .init("PENDING", alignment: .right), .init("EXTENT"), .init("CUT")])
+                                         .init("PENDING"), .init("EXTENT"), .init("CUT")])
         for l in i.layers {
             layers.append([l.name, l.geometryType ?? l.dataType, l.crs ?? "-", "\(l.count)",
-                           l.pendingEdits.map(String.init) ?? "-", extent(l.extent), l.cut?.summary ?? "-"])
+                           pending(l.pendingEdits), extent(l.extent), l.cut?.summary ?? "-"])
         }
         out += "\n" + layers.rendered
         if !i.zooms.isEmpty {
@@ -85,42 +129,96 @@ struct InspectCommand: Command {
             }
             out += "\n" + zooms.rendered
         }
-        if !i.warnings.isEmpty {
-            out += "\nWarnings:\n" + i.warnings.map { "  - \($0)\n" }.joined()
-        }
+        out += i.warnings.isEmpty ? "\nNo warnings.\n"
+            : "\nWarnings:\n" + i.warnings.map { "  - \($0.message)\n" }.joined()
         return out
     }
 
-    static func json(_ i: PackageInspection) -> PkgBuildCLI.JSONValue {
-        func env(_ e: Envelope?) -> PkgBuildCLI.JSONValue {
-            guard let e else { return .null }
-            return .array([.number(e.minX), .number(e.minY), .number(e.maxX), .number(e.maxY)])
-        }
+    typealias JSON = PkgBuildCLI.JSONValue
+
+    static func json(_ e: Envelope?) -> JSON {
+        guard let e else { return .null }
+        return .array([.number(e.minX), .number(e.minY), .number(e.maxX), .number(e.maxY)])
+    }
+
+    static func json(_ v: Int64?) -> JSON { v.map { .int($0) } ?? .null }
+
+    static func json(_ r: PackageInspection.Replica) -> JSON {
+        .object([
+            "id": .string(r.id), "extractionGeneration": json(r.extractionGeneration),
+            "syncGeneration": json(r.syncGeneration), "pendingSyncId": .string(r.pendingSyncID),
+            "lastSyncId": .string(r.lastSyncID), "lastSyncAt": .string(r.lastSyncAt),
+            "openConflicts": .int(r.openConflicts), "unresolvedConflicts": .int(r.unresolvedConflicts),
+            "sourceState": .string(r.sourceState),
+        ])
+    }
+
+    static func json(_ c: LayerCut) -> JSON {
+        .object(["summary": .string(c.summary), "clipped": .bool(c.clipped), "filter": .string(c.filter),
+                 "reprojectedFrom": .string(c.reprojectedFrom), "schemaOnly": .bool(c.schemaOnly),
+                 "spatial": .bool(c.spatial), "relatedRows": .int(c.relatedRows)])
+    }
+
+    static func json(_ p: PackageInspection.PendingEdits) -> JSON {
+        .object(["inserts": .int(p.inserts), "updates": .int(p.updates), "deletes": .int(p.deletes), "total": .int(p.total)])
+    }
+
+    static func json(_ l: PackageInspection.Layer) -> JSON {
+        let pending: JSON = l.pendingEdits.map { json($0) } ?? .null
+        let cut: JSON = l.cut.map { json($0) } ?? .null
+        return .object([
+            "name": .string(l.name), "dataType": .string(l.dataType), "geometryType": .string(l.geometryType),
+            "crs": .string(l.crs), "count": .int(l.count), "extent": json(l.extent),
+            "declaredExtent": json(l.declaredExtent), "pendingEdits": pending, "cut": cut,
+            "checkedGeometries": .int(l.checkedGeometries), "invalidGeometries": .int(l.invalidGeometries),
+        ])
+    }
+
+    static func json(_ z: PackageInspection.Zoom) -> JSON {
+        .object([
+            "zoom": .int(z.zoom), "tiles": .int(z.tiles), "minColumn": .int(z.minColumn),
+            "maxColumn": .int(z.maxColumn), "minRow": .int(z.minRow), "maxRow": .int(z.maxRow),
+            "bytes": .int(z.bytes),
+        ])
+    }
+
+    static func json(_ i: PackageInspection) -> JSON {
         let m = i.manifest
+        let bounds = (try? Geometry(geoJSON: Data(m.area.geojson.text.utf8)))?.envelope
+        let tileCount = i.zooms.reduce(0) { $0 + $1.tiles }
+        let tiles: JSON = m.tiles.map { t -> JSON in
+            .object(["format": .string(i.tileFormat), "source": .string(t.source), "minZoom": .int(t.minZoom),
+                     "maxZoom": .int(t.maxZoom), "countWhenBuilt": .int(t.count), "count": .int(tileCount)])
+        } ?? .null
+        let files: [JSONMember] = PackageInspectorFileOrder.sorted(i.files).map { JSONMember($0.key, JSON.int(Int($0.value))) }
+        let warnings: [JSON] = i.warnings.map { .object(["code": .string($0.code.rawValue), "message": .string($0.message)]) }
+        let source: JSON = .object(["kind": .string(m.source.kind), "location": .string(m.source.location),
+                                    "generation": json(m.source.generation)])
+        let area: JSON = .object(["wkt": .string(m.area.wkt), "crs": .string(m.area.crs), "bounds": json(bounds)])
         return .object([
             "package": .string(i.path),
             "created": .string(m.created),
-            "replicaId": .string(m.replicaID.isEmpty ? nil : m.replicaID),
-            "generation": m.source.generation.map { .int($0) } ?? .null,
-            "source": .string(m.source.location),
-            "area": .object(["wkt": .string(m.area.wkt), "crs": .string(m.area.crs)]),
-            "layers": .array(i.layers.map { l in
-                .object([
-                    "name": .string(l.name), "dataType": .string(l.dataType), "geometryType": .string(l.geometryType),
-                    "crs": .string(l.crs), "count": .int(l.count), "extent": env(l.extent),
-                    "pendingEdits": l.pendingEdits.map { .int($0) } ?? .null,
-                    "cut": .string(l.cut?.summary),
-                ])
-            }),
-            "zooms": .array(i.zooms.map { z in
-                .object([
-                    "zoom": .int(z.zoom), "tiles": .int(z.tiles), "minColumn": .int(z.minColumn),
-                    "maxColumn": .int(z.maxColumn), "minRow": .int(z.minRow), "maxRow": .int(z.maxRow),
-                    "bytes": .int(z.bytes),
-                ])
-            }),
-            "files": .object(i.files.sorted { $0.key < $1.key }.map { JSONMember($0.key, PkgBuildCLI.JSONValue.int(Int($0.value))) }),
-            "warnings": .array(i.warnings.map { .string($0) }),
+            "tool": .object(["name": .string(m.tool.name), "version": .string(m.tool.version)]),
+            "state": .string(i.state),
+            "replica": json(i.replica),
+            "source": source,
+            "area": area,
+            "crs": .array(i.crs.map { .string($0) }),
+            "layers": .array(i.layers.map { json($0) }),
+            "tiles": tiles,
+            "zooms": .array(i.zooms.map { json($0) }),
+            "files": .object(files),
+            "warnings": .array(warnings),
         ])
+    }
+}
+
+/// Files in the order a person reads a package: manifest, data, basemap, then SQLite's side files.
+enum PackageInspectorFileOrder {
+    static func sorted(_ files: [String: Int64]) -> [(key: String, value: Int64)] {
+        let order = ["manifest.json", "data.gpkg", "basemap.mbtiles"]
+        return files.sorted { a, b in
+            (order.firstIndex(of: a.key) ?? order.count, a.key) < (order.firstIndex(of: b.key) ?? order.count, b.key)
+        }
     }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import Geometry
+import SQLite
+import TilePackage
+
+extension PackageInspector {
+    /// Metadata every package basemap carries (MBTiles 1.3 requires name and format; the
+    /// package format promises the rest), plus `json` for vector tiles.
+    static let requiredTileMetadata = ["name", "format", "bounds", "center", "minzoom", "maxzoom"]
+
+    /// Reads basemap.mbtiles: per zoom, the tile count, column and TMS row ranges and bytes;
+    /// and checks its metadata, its zoom range and that every tile meets the area of interest.
+    static func readBasemap(_ path: String, manifest: PackageManifest,
+                            warnings: inout [PackageInspection.Warning]) throws -> ([PackageInspection.Zoom], String?) {
+        let db = try Connection(path: path, mode: .readOnly)
+        var zooms: [PackageInspection.Zoom] = []
+        for r in try db.query("""
+            SELECT zoom_level, count(*), min(tile_column), max(tile_column), min(tile_row), max(tile_row),
+                   sum(length(tile_data))
+            FROM tiles GROUP BY zoom_level ORDER BY zoom_level
+            """) {
+            let v = r.map { Int($0.int64Value ?? 0) }
+            zooms.append(.init(zoom: v[0], tiles: v[1], minColumn: v[2], maxColumn: v[3], minRow: v[4], maxRow: v[5],
+                               bytes: r[6].int64Value ?? 0))
+        }
+        var metadata: [String: String] = [:]
+        if try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'metadata'") != nil {
+            for row in try db.query("SELECT name, value FROM metadata") {
+                if let k = row[0].stringValue, let v = row[1].stringValue, !v.isEmpty { metadata[k] = v }
+            }
+        }
+        let format = metadata["format"]
+        var missing = requiredTileMetadata.filter { metadata[$0] == nil }
+        if format == "pbf" && metadata["json"] == nil { missing.append("json") }
+        if !missing.isEmpty {
+            warnings.append(.init(.tileMetadata, "basemap.mbtiles metadata lacks \(missing.joined(separator: ", "))"))
+        }
+        checkZoomRange(zooms, metadata: metadata, manifest: manifest, warnings: &warnings)
+        try checkCoverage(db, zooms: zooms, manifest: manifest, warnings: &warnings)
+        return (zooms, format)
+    }
+
+    static func checkZoomRange(_ zooms: [PackageInspection.Zoom], metadata: [String: String], manifest: PackageManifest,
+                               warnings: inout [PackageInspection.Warning]) {
+        if let tiles = manifest.tiles {
+            let outside = zooms.filter { !(tiles.minZoom...tiles.maxZoom).contains($0.zoom) }
+            if !outside.isEmpty {
+                let n = outside.reduce(0) { $0 + $1.tiles }
+                warnings.append(.init(.tileZoomRange, "basemap.mbtiles has \(n) tile\(n == 1 ? "" : "s") at zoom "
+                    + "\(outside.map { String($0.zoom) }.joined(separator: ", ")), outside the manifest's range "
+                    + "\(tiles.minZoom)-\(tiles.maxZoom)"))
+            }
+        }
+        if let first = zooms.first?.zoom, let last = zooms.last?.zoom,
+           let minZoom = metadata["minzoom"].flatMap({ Int($0) }), let maxZoom = metadata["maxzoom"].flatMap({ Int($0) }),
+           minZoom != first || maxZoom != last {
+            warnings.append(.init(.tileZoomRange, "basemap.mbtiles metadata says zooms \(minZoom)-\(maxZoom) "
+                + "but its tiles are at zooms \(first)-\(last)"))
+        }
+    }
+
+    /// Every tile should be one whose square's interior meets the area's interior, as create
+    /// chose them; tiles that cannot exist at their zoom are counted with them.
+    static func checkCoverage(_ db: Connection, zooms: [PackageInspection.Zoom], manifest: PackageManifest,
+                              warnings: inout [PackageInspection.Warning]) throws {
+        let invalid = Int(try db.scalar("""
+            SELECT count(*) FROM tiles WHERE NOT (zoom_level BETWEEN 0 AND \(TileID.maxZoom) AND tile_column >= 0
+              AND tile_row >= 0 AND tile_column < (1 << zoom_level) AND tile_row < (1 << zoom_level))
+            """)?.int64Value ?? 0)
+        if invalid > 0 {
+            warnings.append(.init(.tilesOutsideArea, "basemap.mbtiles has \(invalid) tile\(invalid == 1 ? "" : "s") "
+                + "whose column or row cannot exist at its zoom"))
+        }
+        let valid = zooms.map(\.zoom).filter { (0...TileID.maxZoom).contains($0) }
+        guard let first = valid.first, let last = valid.last,
+              let area = try? Geometry(geoJSON: Data(manifest.area.geojson.text.utf8)) else { return }
+        let coverage: TileCoverage
+        do { coverage = try TileCoverage(lonLatArea: area, zooms: first...last, context: try GEOSContext()) } catch {
+            warnings.append(.init(.tilesOutsideArea, "the tiles could not be checked against the area of interest: \(error)"))
+            return
+        }
+        var outside: [(zoom: Int, count: Int, example: TileID)] = []
+        for z in valid {
+            // The coverage's rectangles by XYZ row, so each tile is looked up without a list of all tiles.
+            var rows: [Int: [ClosedRange<Int>]] = [:]
+            for r in coverage.ranges(zoom: z) {
+                for y in r.minY...r.maxY { rows[y, default: []].append(r.minX...r.maxX) }
+            }
+            var count = 0
+            var example: TileID?
+            try db.forEachRow("SELECT tile_column, tile_row FROM tiles WHERE zoom_level = ?", [.integer(Int64(z))]) { s in
+                let tile = TileID(z: z, x: Int(s.int64(at: 0)), tmsY: Int(s.int64(at: 1)))
+                guard tile.isValid else { return }
+                if !(rows[tile.y]?.contains { $0.contains(tile.x) } ?? false) {
+                    count += 1
+                    if example == nil { example = tile }
+                }
+            }
+            if count > 0, let example { outside.append((z, count, example)) }
+        }
+        if !outside.isEmpty {
+            let n = outside.reduce(0) { $0 + $1.count }
+            let detail = outside.map { "\($0.count) at zoom \($0.zoom), e.g. \($0.example)" }.joined(separator: "; ")
+            warnings.append(.init(.tilesOutsideArea, "basemap.mbtiles has \(n) tile\(n == 1 ? "" : "s") "
+                + "outside the area of interest: \(detail)"))
+        }
+    }
+}
