@@ -15,6 +15,9 @@ public enum PackageDrawing {
     public static let maxImageTiles = 256
     /// Tiles drawn at most: beyond this the grid would be a solid block.
     public static let maxDrawnTiles = 4096
+    /// Features drawn per layer at most, so a picture of a large package stays a picture; the
+    /// frame still takes in the whole layer's extent.
+    public static let maxDrawnFeatures = 20_000
 
     /// The zoom drawn when none is asked for: the deepest with at most `maxImageTiles` tiles.
     public static func defaultZoom(_ inspection: PackageInspection) -> Int? {
@@ -25,9 +28,11 @@ public enum PackageDrawing {
     /// - Parameters:
     ///   - zoom: the zoom whose tiles are drawn; nil for ``defaultZoom(_:)``.
     ///   - size: the longer side of the map, in pixels.
+    ///   - maxFeatures: features drawn per layer at most.
     /// - Throws: `ExtractError` (`.package`) when `zoom` is not a zoom of the basemap or has
     ///   more than `maxDrawnTiles` tiles; errors of PROJ or SQLite reading the package.
-    public static func svg(_ inspection: PackageInspection, zoom: Int? = nil, size: Double = 1000) throws -> String {
+    public static func svg(_ inspection: PackageInspection, zoom: Int? = nil, size: Double = 1000,
+                           maxFeatures: Int = maxDrawnFeatures) throws -> String {
         if let zoom, !inspection.zooms.contains(where: { $0.zoom == zoom }) {
             let zooms = inspection.zooms.map { String($0.zoom) }.joined(separator: ", ")
             throw ExtractError(.package, "the basemap has no tiles at zoom \(zoom)"
@@ -39,7 +44,7 @@ public enum PackageDrawing {
                 + "a picture can show; choose a lower --svg-zoom")
         }
         let area = try mercator(areaGeometry(inspection).densified(maxSegmentLength: TileCoverage.densifyDegrees))
-        let features = try featuresIn4326(inspection).map { ($0.0, mercator($0.1)) }
+        let features = try featuresIn4326(inspection, limit: maxFeatures).map { ($0.0, mercator($0.1)) }
         let tiles = try level.map { try self.tiles(of: inspection, zoom: $0.zoom) } ?? []
 
         var frame = area.envelope
@@ -48,6 +53,12 @@ public enum PackageDrawing {
             if frame == nil { frame = e } else { frame?.expand(toInclude: e) }
         }
         features.forEach { include($0.1.envelope) }
+        let proj = try PROJContext()
+        for layer in inspection.layers where layer.count > maxFeatures {
+            guard let e = layer.extent, let crs = layer.crs else { continue }
+            let lonLat = crs == "EPSG:4326" ? e : try Transformer(from: crs, to: "EPSG:4326", context: proj).transform(e)
+            include(mercator(.polygon(lonLat.polygon)).envelope)
+        }
         tiles.forEach { include(WebMercator.mercatorBounds(of: $0.id)) }
         var extent = frame ?? Envelope(minX: -WebMercator.originShift, minY: -WebMercator.originShift,
                                        maxX: WebMercator.originShift, maxY: WebMercator.originShift)
@@ -120,7 +131,8 @@ public enum PackageDrawing {
                swatch: "<line x1=\"8\" y1=\"$Y\" x2=\"24\" y2=\"$Y\" stroke=\"#111111\" stroke-width=\"2.5\" stroke-dasharray=\"4 2\"/>\n")
         for (index, layer) in drawnLayers.enumerated() {
             let color = colors[index % colors.count]
-            legend("\(layer.name): \(layer.count) \(layer.geometryType?.lowercased() ?? "feature")\(layer.count == 1 ? "" : "s")",
+            let drawn = layer.count > maxFeatures ? " (\(maxFeatures) drawn)" : ""
+            legend("\(layer.name): \(layer.count) \(layer.geometryType?.lowercased() ?? "feature")\(layer.count == 1 ? "" : "s")\(drawn)",
                    color: color, swatch: "<rect x=\"8\" y=\"$Y\" width=\"16\" height=\"10\" transform=\"translate(0,-5)\" fill=\"\(color)\" fill-opacity=\"0.45\" stroke=\"\(color)\" stroke-width=\"1.5\"/>\n")
         }
         let west = WebMercator.lonLat(mercatorX: extent.minX, y: extent.minY)
@@ -153,8 +165,8 @@ public enum PackageDrawing {
         }
     }
 
-    /// Every geometry of the feature layers, in EPSG:4326.
-    static func featuresIn4326(_ inspection: PackageInspection) throws -> [(String, Geometry)] {
+    /// The geometries of the feature layers (at most `limit` each), in EPSG:4326.
+    static func featuresIn4326(_ inspection: PackageInspection, limit: Int) throws -> [(String, Geometry)] {
         let db = try Connection(path: inspection.path + "/" + PackageDirectory.dataFileName, mode: .readOnly)
         let proj = try PROJContext()
         var result: [(String, Geometry)] = []
@@ -164,7 +176,7 @@ public enum PackageDrawing {
             let transformer = try layer.crs.flatMap { crs in
                 crs == "EPSG:4326" ? nil : try Transformer(from: crs, to: "EPSG:4326", context: proj)
             }
-            try db.forEachRow("SELECT \(SQL.identifier(column)) FROM \(SQL.identifier(table))") { s in
+            try db.forEachRow("SELECT \(SQL.identifier(column)) FROM \(SQL.identifier(table)) LIMIT \(max(0, limit))") { s in
                 guard let blob = s.blob(at: 0), let g = try? GeoPackageBinary(bytes: blob).geometry else { return }
                 result.append((table, try transformer?.transform(g) ?? g))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Extract
 import PkgBuildCLI
 import Testing
 import TestSupport
@@ -127,6 +128,18 @@ struct InspectOracleTests {
             #expect(text.contains("tiles at zoom \(zoom ?? 5): \(expectedTiles) of 7"))
             #expect(elements(["circle"], in: text).count == 1)  // Anchorage
         }
+    }
+
+    /// A layer drawn only in part still has its whole extent in the frame.
+    @Test func svgOfALargeLayerDrawsPartButFramesAll() throws {
+        let fixture = try InspectFixture(tiles: false)  // framed on the features alone
+        let inspection = try PackageInspector.inspect(fixture.package)
+        let full = try PackageDrawing.svg(inspection)
+        // Nothing drawn: Lake Clark, reaching west of the area, must still be in the frame.
+        let part = try PackageDrawing.svg(inspection, maxFeatures: 0)
+        #expect(part.contains("parks: 2 multipolygons (0 drawn)") && !full.contains("drawn)"))
+        #expect(elements(["path"], in: part).count == elements(["path"], in: full).count - 2)
+        #expect(mapSize(part).map { "\($0)" } == mapSize(full).map { "\($0)" })
     }
 
     @Test(.enabled(if: InspectOracleTests.hasRSVG)) func svgRendersWithLibrsvg() throws {
