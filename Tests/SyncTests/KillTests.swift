@@ -63,8 +63,12 @@ import Testing
         let expectedCounts = try Self.rowCounts(reference, referenceURL)
         #expect(try PackageChangeTracking(connection: reference.openPackage(referenceURL).connection).pendingChanges().isEmpty)
 
+        // Each attempt is killed at a random instant of its expected run time, or (one time in
+        // four) left to finish, which ends the round. The expected time follows the runs that
+        // finished, so that the kills keep landing inside runs as the machine's load changes.
         var kills = 0, rounds = 0
-        while kills < 50 && rounds < 40 {
+        var expectedDuration = duration
+        while kills < 50 && rounds < 200 {
             rounds += 1
             let (fixture, url) = try start.clone(package: startURL)
             var finished = false
@@ -74,14 +78,21 @@ import Testing
                 process.arguments = Self.syncArguments(fixture, url)
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
+                let started = Date()
                 try process.run()
-                Thread.sleep(forTimeInterval: Double.random(in: 0...(duration * 1.1)))
-                if process.isRunning {
-                    kill(process.processIdentifier, SIGKILL)
-                    process.waitUntilExit()
-                    if process.terminationReason == .uncaughtSignal { kills += 1; continue }
+                if Double.random(in: 0..<1) < 0.75 {
+                    Thread.sleep(forTimeInterval: Double.random(in: 0...(expectedDuration * 0.95)))
+                    if process.isRunning {
+                        kill(process.processIdentifier, SIGKILL)
+                        process.waitUntilExit()
+                        if process.terminationReason == .uncaughtSignal {
+                            kills += 1
+                            continue
+                        }
+                    }
                 }
                 process.waitUntilExit()
+                expectedDuration = 0.5 * expectedDuration + 0.5 * Date().timeIntervalSince(started)
                 #expect(process.terminationStatus == 0)
                 finished = true
             }
