@@ -76,8 +76,8 @@ public struct SpatialReferenceRow: Sendable, Hashable {
 ///
 /// Tables are created with ``createTable(_:)``; rows go in with ``insert(into:_:envelope:)``,
 /// in any order across tables (related rows are appended after the area's rows). The R-tree
-/// is filled alongside, and its triggers are created by ``finish()``, so the bulk load does
-/// not call `ST_*` functions per row.
+/// is packed alongside (``RTreeLoader``) and completed, with its triggers, by ``finish()``,
+/// so the bulk load neither inserts into it row by row nor calls `ST_*` functions per row.
 ///
 /// - Important: Not thread-safe; one writer thread owns it.
 public final class GeoPackageWriter {
@@ -89,10 +89,10 @@ public final class GeoPackageWriter {
     private final class TableState {
         let table: PackageTable
         let insert: Statement
-        let rtree: Statement?
+        let rtree: RTreeLoader?
         var extent: Envelope?
         var count = 0
-        init(table: PackageTable, insert: Statement, rtree: Statement?) {
+        init(table: PackageTable, insert: Statement, rtree: RTreeLoader?) {
             self.table = table
             self.insert = insert
             self.rtree = rtree
@@ -140,7 +140,7 @@ public final class GeoPackageWriter {
             VALUES (?, ?, ?, ?, ?)
             """, [.text(table.name), .text(table.dataType), .text(table.identifier ?? table.name),
                   .text(table.description ?? ""), table.geometry.map { .integer($0.srsID) } ?? .null])
-        var rtree: Statement?
+        var rtree: RTreeLoader?
         if let g = table.geometry, let rtreeName = table.rtreeName {
             try connection.execute("""
                 INSERT INTO gpkg_geometry_columns (table_name, column_name, geometry_type_name, srs_id, z, m)
@@ -154,7 +154,7 @@ public final class GeoPackageWriter {
                 INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope)
                 VALUES (?, ?, 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')
                 """, [.text(table.name), .text(g.name)])
-            rtree = try connection.prepare("INSERT INTO \(SQL.identifier(rtreeName)) VALUES (?, ?, ?, ?, ?)")
+            rtree = try RTreeLoader(connection: connection, rtree: rtreeName)
         }
         let columns = table.columns.map(SQL.identifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
@@ -173,10 +173,7 @@ public final class GeoPackageWriter {
         while try state.insert.step() {}
         state.insert.reset()
         if let envelope, let rtree = state.rtree {
-            try rtree.bind([.integer(connection.lastInsertRowID), .real(envelope.minX), .real(envelope.maxX),
-                            .real(envelope.minY), .real(envelope.maxY)])
-            while try rtree.step() {}
-            rtree.reset()
+            try rtree.add(id: connection.lastInsertRowID, envelope)
             if state.extent == nil { state.extent = envelope } else { state.extent!.expand(toInclude: envelope) }
         }
         state.count += 1
@@ -200,6 +197,7 @@ public final class GeoPackageWriter {
                 WHERE table_name = ?
                 """, [e.map { .real($0.minX) } ?? .null, e.map { .real($0.minY) } ?? .null,
                       e.map { .real($0.maxX) } ?? .null, e.map { .real($0.maxY) } ?? .null, .text(name)])
+            try state.rtree?.finish()
             if let g = state.table.geometry, let rtreeName = state.table.rtreeName {
                 try connection.execute(Self.rtreeTriggers(table: name, column: g.name,
                                                           primaryKey: state.table.primaryKey, rtree: rtreeName))
