@@ -19,7 +19,7 @@ enum ExtractOptions {
         .option("zoom", valueName: "A-B", help: "Zoom levels of the basemap."),
         .option("max-tiles", valueName: "N", help: "Refuse more tiles than N."),
         .option("concurrency", valueName: "N", help: "Parallel downloads for an HTTP tile source.", defaultValue: "8"),
-        .repeatingOption("header", valueName: "'K: V'", help: "An HTTP header for the tile source (repeatable)."),
+        HeaderOption.definition,
         .flag("no-register", help: "Do not register the package as a replica at the source."),
         .option("output", short: "o", valueName: "AREA.pkg", help: "The package directory to write.", isRequired: true),
         .flag("force", help: "Replace an existing package."),
@@ -42,9 +42,11 @@ enum ExtractOptions {
             tiles = TilesRequest(source: source, minZoom: a, maxZoom: b,
                                  maxTiles: try arguments.value("max-tiles", as: Int.self),
                                  concurrency: try arguments.value("concurrency", as: Int.self) ?? 8,
-                                 headers: try arguments.values("header", as: String.self))
+                                 headers: try HeaderOption.values(arguments).map { "\($0.name): \($0.value)" })
         } else if arguments.isPresent("zoom") {
             throw UsageError("--zoom needs --tiles")
+        } else if arguments.isPresent("header") {
+            throw UsageError("--header needs --tiles")
         }
         let filters: [WhereFilter]
         do { filters = try arguments.values("where", as: String.self).map { try WhereFilter(parsing: $0) } } catch let error as ExtractError {

@@ -30,7 +30,7 @@ public struct TilesCommand: Command {
                     defaultValue: "100000"),
             .option("concurrency", valueName: "n", help: "HTTP requests in flight at once.", defaultValue: "8"),
             .option("rate", valueName: "n", help: "At most n HTTP requests per second (default: no limit)."),
-            .repeatingOption("header", valueName: "K: V", help: "An HTTP header to send with every request; never stored."),
+            HeaderOption.definition,
             .option("name", valueName: "text", help: "The tileset's name in the metadata (default: the source's, else the file name)."),
             .flag("dry-run", help: "Print tiles per zoom, total and estimated bytes; write nothing."),
             .flag("json", help: "Print the result as JSON."),
@@ -61,14 +61,7 @@ public struct TilesCommand: Command {
         name = try arguments.value("name")
         dryRun = arguments.flag("dry-run")
         json = arguments.flag("json")
-        headers = try (try arguments.values("header", as: String.self)).map { text in
-            guard let colon = text.firstIndex(of: ":"),
-                  !text[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw UsageError("--header '\(text)': expected 'Name: value'")
-            }
-            return (text[..<colon].trimmingCharacters(in: .whitespaces),
-                    text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
+        headers = try HeaderOption.values(arguments)
         guard maxTiles > 0 else { throw UsageError("--max-tiles must be at least 1") }
         guard concurrency > 0 else { throw UsageError("--concurrency must be at least 1") }
         if let rate, !(rate > 0) { throw UsageError("--rate must be a positive number of requests per second") }
