@@ -37,9 +37,9 @@ import TestSupport
         #expect(replicas.first?["id"] as? String == "r-1")
         #expect(replicas.first?["name"] as? String == "denali")
         #expect(replicas.first?["state"] as? String == "pending")
-        #expect(replicas.first?["extractionGeneration"] as? Int == 0)
+        #expect(replicas.first?["extraction_generation"] as? Int == 0)
         #expect(replicas.first?["layers"] as? [String] == ["parks", "airports"])
-        #expect(replicas.first?["lastSyncAt"] is NSNull)
+        #expect(replicas.first?["last_sync_at"] is NSNull)
 
         let relationships = try #require(json["relationships"] as? [[String: Any]])
         #expect(relationships.count == 1)
@@ -75,7 +75,8 @@ import TestSupport
     }
 
     @Test(arguments: [["enable"], ["status"], ["status", "--json"],
-                      ["relate", "--origin", "a.b", "--destination", "c.d"]])
+                      ["relate", "--origin", "a.b", "--destination", "c.d"],
+                      ["replicas"], ["replicas", "--json"], ["unregister", "r-1"]])
     func missingSourceIsAnErrorAndCreatesNothing(command: [String]) throws {
         let directory = try TemporaryDirectory()
         let missing = directory.path("missing.gpkg")
@@ -84,9 +85,18 @@ import TestSupport
         #expect(result.stdout == "")
         #expect(result.stderr == "Error: \(missing): no such file\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == [])
+
+        // A directory is not taken for a source either, and nothing appears inside it.
+        let folder = directory.path("folder.gpkg")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let onFolder = CLI.run(["source", command[0], folder] + command.dropFirst())
+        #expect(onFolder.exitCode == 1)
+        #expect(onFolder.stderr == "Error: \(folder) is a directory, not a GeoPackage\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
     }
 
-    @Test(arguments: [["enable"], ["status"], ["relate", "--origin", "a.b", "--destination", "c.d"]])
+    @Test(arguments: [["enable"], ["status"], ["relate", "--origin", "a.b", "--destination", "c.d"],
+                      ["replicas"], ["unregister", "r-1"]])
     func notAGeoPackageIsAnError(command: [String]) throws {
         let directory = try TemporaryDirectory()
         // A real file that is not SQLite, and an SQLite database without the GeoPackage tables.

@@ -13,8 +13,8 @@ struct ChangesCommand: Command {
             package's fids), which Mergin Maps' geodiff reads and applies.
             """,
         arguments: [
-            .positional("package", valueName: "AREA.pkg", help: "The package directory."),
-            .flag("json", help: "Print the edits as JSON."),
+            .package,
+            .json("edits"),
             .option("changeset", valueName: "FILE", help: "Also write the edits as a SQLite session changeset."),
         ])
 

@@ -15,7 +15,7 @@ struct EditCommand: Command {
             both CRSs. Nothing is written unless every check passes.
             """,
         arguments: [
-            .positional("package", valueName: "AREA.pkg", help: "The package."),
+            .package,
             .option("layer", valueName: "NAME", help: "The layer.", isRequired: true),
             .option("id", valueName: "ID", help: "The feature: its globalid (any case, braces optional) or fid."),
             .flag("add", help: "Add a new feature (with --set and --geometry) instead of changing one."),
@@ -26,7 +26,7 @@ struct EditCommand: Command {
             .option("input-crs", valueName: "CRS", help: "The CRS of --move and --geometry.", defaultValue: "EPSG:4326"),
             .flag("delete", help: "Delete the feature. Related rows are kept (and named)."),
             .flag("cascade", help: "With --delete: delete the rows the feature is the origin of, too."),
-            .flag("json", help: "Print the result as JSON."),
+            .json("result"),
         ])
 
     let package: String

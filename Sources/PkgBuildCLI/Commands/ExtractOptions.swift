@@ -23,7 +23,7 @@ enum ExtractOptions {
         .flag("no-register", help: "Do not register the package as a replica at the source."),
         .option("output", short: "o", valueName: "AREA.pkg", help: "The package directory to write.", isRequired: true),
         .flag("force", help: "Replace an existing package."),
-        .flag("json", help: "Print the result as JSON."),
+        .json("result"),
     ]
 
     /// Reads the request from parsed arguments.

@@ -10,13 +10,13 @@ struct IdentifyCommand: Command {
             distance, or a number of pixels at a zoom level (what a tap on a map covers there).
             """,
         arguments: [
-            .positional("package", valueName: "AREA.pkg", help: "The package."),
+            .package,
             .option("at", valueName: "X,Y", help: "The location, in --input-crs (longitude,latitude by default).",
                     isRequired: true),
             .option("input-crs", valueName: "CRS", help: "The CRS of --at (EPSG:n, WKT or PROJ).", defaultValue: "EPSG:4326"),
             .option("tolerance", valueName: "25m|5px@z12", help: "How far a feature may be.", defaultValue: "10m"),
             .repeatingOption("layer", valueName: "NAME", help: "Look only in this layer."),
-            .flag("json", help: "Print the features as JSON."),
+            .json("features"),
         ])
 
     let package: String

@@ -15,8 +15,8 @@ struct InspectCommand: Command {
             is 0 unless the package cannot be read.
             """,
         arguments: [
-            .positional("package", valueName: "AREA.pkg", help: "The package directory."),
-            .flag("json", help: "Print the report as JSON."),
+            .package,
+            .json("report"),
             .flag("geojson", help: "Print the area, the layer extents and the tile coverage as GeoJSON features."),
             .option("svg", valueName: "FILE", help: "Draw the area, the features and one zoom's tiles into an SVG file."),
             .option("svg-zoom", valueName: "Z", help: "The zoom whose tiles the SVG draws; default the deepest with at most 256 tiles."),

@@ -6,11 +6,11 @@ struct RelatedCommand: Command {
         name: "related",
         abstract: "List the rows related to a feature through every relationship, in both directions.",
         arguments: [
-            .positional("package", valueName: "AREA.pkg", help: "The package."),
+            .package,
             .option("layer", valueName: "NAME", help: "The feature's layer.", isRequired: true),
             .option("id", valueName: "ID", help: "The feature: its globalid (any case, braces optional) or fid.",
                     isRequired: true),
-            .flag("json", help: "Print the rows as JSON."),
+            .json("rows"),
         ])
 
     let package: String

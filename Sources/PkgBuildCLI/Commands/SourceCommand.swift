@@ -29,7 +29,7 @@ public struct SourceCommand: CommandGroup {
     /// Opens the source GeoPackage at `path`, never creating a file there.
     /// - Throws: ``GeodatabaseError`` (`notAGeoPackage`) naming the path when it is missing, a
     ///   directory, or not a GeoPackage.
-    static func open(_ path: String, readOnly: Bool = false) throws -> GeoPackage {
+    static func open(_ path: String, readOnly: Bool = false, busyTimeout: Double = 5) throws -> GeoPackage {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw GeodatabaseError(.notAGeoPackage, "\(path): no such file")
@@ -39,7 +39,15 @@ public struct SourceCommand: CommandGroup {
         }
         // GeoPackage opens without SQLITE_OPEN_CREATE, so a file removed meanwhile is not
         // recreated empty either.
-        return try GeoPackage(path: path, readOnly: readOnly)
+        return try GeoPackage(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+    }
+
+    /// Opens the source at `path` for a verb that only reads it. A writable file is still
+    /// opened read-write: a read-only connection to a WAL file cannot remove the -wal and -shm
+    /// files it creates when it closes.
+    /// - Throws: as ``open(_:readOnly:busyTimeout:)``.
+    static func openForReading(_ path: String) throws -> GeoPackage {
+        try open(path, readOnly: !FileManager.default.isWritableFile(atPath: path))
     }
 
     /// The positional every `source` verb takes.

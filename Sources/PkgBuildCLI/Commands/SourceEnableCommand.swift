@@ -23,7 +23,7 @@ public struct SourceEnableCommand: Command {
             SourceCommand.sourceArgument,
             .repeatingOption("table", valueName: "name", help: "A table to track (default: all)."),
             .flag("no-wal", help: "Keep the file's journal mode instead of switching to WAL."),
-            .flag("json", help: "Print the result as JSON."),
+            .json("result"),
         ])
 
     var source: String

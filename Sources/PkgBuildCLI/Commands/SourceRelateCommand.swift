@@ -20,7 +20,7 @@ public struct SourceRelateCommand: Command {
             .option("cardinality", valueName: "kind",
                     help: "one-to-one, one-to-many or many-to-many.", defaultValue: Cardinality.oneToMany.rawValue),
             .option("name", valueName: "name", help: "The relationship's name (default: <origin>_<destination>)."),
-            .flag("json", help: "Print the relationship as JSON."),
+            .json("relationship"),
         ])
 
     var source: String

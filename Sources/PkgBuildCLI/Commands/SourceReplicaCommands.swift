@@ -1,4 +1,3 @@
-import Foundation
 import Geodatabase
 
 /// `pkgbuild source replicas SRC`: the packages registered at a source.
@@ -6,10 +5,7 @@ struct SourceReplicasCommand: Command {
     static let configuration = CommandConfiguration(
         name: "replicas",
         abstract: "List the replicas (packages) registered at a source.",
-        arguments: [
-            .positional("source", valueName: "SRC", help: "The source geodatabase."),
-            .flag("json", help: "Print the replicas as JSON."),
-        ])
+        arguments: [SourceCommand.sourceArgument, .json("replicas")])
 
     let source: String
     let json: Bool
@@ -20,16 +16,10 @@ struct SourceReplicasCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
-        let geodatabase = try GeoPackage(path: source, readOnly: true)
-        let replicas = try SourceGeodatabase(connection: geodatabase.connection).replicas()
+        let geoPackage = try SourceCommand.openForReading(source)
+        let replicas = try SourceGeodatabase(connection: geoPackage.connection).replicas()
         if json {
-            context.print(JSONValue.array(replicas.map { r in
-                .object(["id": .string(r.id), "name": .string(r.name), "state": .string(r.state.rawValue),
-                         "extraction_generation": .int(r.extractionGeneration), "sync_generation": .int(r.syncGeneration),
-                         "area_wkt": .string(r.areaWKT), "area_crs": .string(r.areaCRS),
-                         "layers": .array(r.layers.map { .string($0) }), "created_at": .string(r.createdAt),
-                         "last_sync_at": .string(r.lastSyncAt), "last_sync_id": .string(r.lastSyncID)])
-            }).prettyPrinted)
+            context.print(JSONValue.array(replicas.map(\.jsonValue)).prettyPrinted)
             return
         }
         guard !replicas.isEmpty else {
@@ -52,7 +42,7 @@ struct SourceUnregisterCommand: Command {
         name: "unregister",
         abstract: "Retire a replica: its package can no longer sync with the source.",
         arguments: [
-            .positional("source", valueName: "SRC", help: "The source geodatabase."),
+            SourceCommand.sourceArgument,
             .positional("id", valueName: "ID", help: "The replica id (see 'pkgbuild source replicas')."),
         ])
 
@@ -65,8 +55,9 @@ struct SourceUnregisterCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
-        let geodatabase = try GeoPackage(path: source, busyTimeout: 30)
-        try SourceGeodatabase(connection: geodatabase.connection).unregisterReplica(id: id)
+        // A sync or an extraction may hold the write lock for a while; wait for it.
+        let geoPackage = try SourceCommand.open(source, busyTimeout: 30)
+        try SourceGeodatabase(connection: geoPackage.connection).unregisterReplica(id: id)
         context.print("Replica \(id) unregistered from \(source).")
     }
 }

@@ -17,7 +17,7 @@ public struct SourceStatusCommand: Command {
             """,
         arguments: [
             SourceCommand.sourceArgument,
-            .flag("json", help: "Print the status as JSON."),
+            .json("status"),
         ])
 
     var source: String
@@ -48,9 +48,7 @@ public struct SourceStatusCommand: Command {
     }
 
     public func run(_ context: CommandContext) throws {
-        // Reads only, but opens a writable file read-write: a read-only connection to a WAL
-        // file cannot remove the -wal and -shm files it creates when it closes.
-        let geoPackage = try SourceCommand.open(source, readOnly: !FileManager.default.isWritableFile(atPath: source))
+        let geoPackage = try SourceCommand.openForReading(source)
         let report = try read(geoPackage.connection)
         if json {
             context.print(jsonValue(report).prettyPrinted)
@@ -94,14 +92,7 @@ public struct SourceStatusCommand: Command {
             .object(["name": .string(table.name), "kind": .string(table.kind), "rows": .int(table.rowCount),
                      "tracked": .bool(table.isTracked), "globalIDColumn": .string(table.globalIDColumn)])
         }
-        let replicas = report.replicas.map { replica -> JSONValue in
-            .object(["id": .string(replica.id), "name": .string(replica.name), "state": .string(replica.state.rawValue),
-                     "extractionGeneration": .int(replica.extractionGeneration),
-                     "syncGeneration": .int(replica.syncGeneration),
-                     "layers": .array(replica.layers.map { .string($0) }),
-                     "createdAt": .string(replica.createdAt), "lastSyncAt": .string(replica.lastSyncAt),
-                     "lastSyncID": .string(replica.lastSyncID)])
-        }
+        let replicas = report.replicas.map(\.jsonValue)
         return .object([
             "source": .string(source), "enabled": .bool(report.isEnabled), "journalMode": .string(report.journalMode),
             "generation": report.generation.map { .int($0) } ?? .null,

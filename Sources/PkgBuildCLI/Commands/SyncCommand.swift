@@ -13,12 +13,12 @@ struct SyncCommand: Command {
             Safe to re-run after an interruption.
             """,
         arguments: [
-            .positional("package", valueName: "AREA.pkg", help: "The package directory."),
+            .package,
             .option("source", valueName: "SRC", help: "The source geodatabase; default the one the manifest names."),
             .option("direction", valueName: "bidirectional|upload|download", help: "Which way changes travel (default bidirectional)."),
             .option("on-conflict", valueName: "fail|source-wins|package-wins", help: "How conflicts are settled (default fail)."),
             .flag("dry-run", help: "Report what would happen; change nothing on either side."),
-            .flag("json", help: "Print the report as JSON."),
+            .json("report"),
         ])
 
     let package: String
@@ -57,8 +57,8 @@ struct ConflictsCommand: Command {
         name: "conflicts",
         abstract: "List a package's open conflicts and the decisions recorded for them.",
         arguments: [
-            .positional("package", valueName: "AREA.pkg", help: "The package directory."),
-            .flag("json", help: "Print the conflicts as JSON."),
+            .package,
+            .json("conflicts"),
         ])
 
     let package: String
@@ -87,7 +87,7 @@ struct ResolveCommand: Command {
         name: "resolve",
         abstract: "Record decisions for open conflicts; the next sync applies them.",
         arguments: [
-            .positional("package", valueName: "AREA.pkg", help: "The package directory."),
+            .package,
             .flag("all", help: "Every open conflict."),
             .option("id", valueName: "GLOBALID", help: "The conflicts of one row."),
             .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),

@@ -33,7 +33,7 @@ public struct TilesCommand: Command {
             HeaderOption.definition,
             .option("name", valueName: "text", help: "The tileset's name in the metadata (default: the source's, else the file name)."),
             .flag("dry-run", help: "Print tiles per zoom, total and estimated bytes; write nothing."),
-            .flag("json", help: "Print the result as JSON."),
+            .json("result"),
         ])
 
     let area: String

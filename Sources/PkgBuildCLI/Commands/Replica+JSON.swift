@@ -1,0 +1,15 @@
+import Geodatabase
+
+extension Replica {
+    /// The replica as `source replicas --json` and `source status --json` print it, keyed by
+    /// the registry's column names.
+    var jsonValue: JSONValue {
+        .object([
+            "id": .string(id), "name": .string(name), "state": .string(state.rawValue),
+            "extraction_generation": .int(extractionGeneration), "sync_generation": .int(syncGeneration),
+            "area_wkt": .string(areaWKT), "area_crs": .string(areaCRS),
+            "layers": .array(layers.map { .string($0) }), "created_at": .string(createdAt),
+            "last_sync_at": .string(lastSyncAt), "last_sync_id": .string(lastSyncID),
+        ])
+    }
+}
