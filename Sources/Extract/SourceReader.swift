@@ -259,8 +259,11 @@ final class SourceReader {
             copiedMetadata.append("gpkg_data_columns")
             if try exists("gpkg_data_column_constraints"), let ddl = try createSQL("gpkg_data_column_constraints") {
                 _ = send(.sql(ddl, []))
+                // In the source's rowid order: an enum's values are listed in the order they were
+                // written, which the unique index the IN would otherwise follow does not keep.
                 try copyRows("gpkg_data_column_constraints", where: """
                     constraint_name IN (SELECT constraint_name FROM gpkg_data_columns WHERE lower(table_name) IN (\(tableList)))
+                    ORDER BY rowid
                     """)
                 copiedMetadata.append("gpkg_data_column_constraints")
             }

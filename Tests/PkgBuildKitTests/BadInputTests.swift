@@ -99,6 +99,28 @@ struct BadInputTests {
         #expect(try demo.dump() == before)
     }
 
+    @Test("an enum's allowed values are listed in the order the source wrote them")
+    func enumValuesInTheSourcesOrder() throws {
+        let demo = try DemoPackage()
+        // The source's own order, read by sqlite3: the rowid order of the constraint's rows.
+        let listed = try runProcess("sqlite3", [demo.sourcePath, """
+            SELECT value FROM gpkg_data_column_constraints WHERE constraint_name = 'visitor_bucket' ORDER BY rowid
+            """])
+        let sourceOrder = listed.stdout.split(separator: "\n").map(String.init)
+        #expect(sourceOrder == ["0-1,000", "1,000-10,000", "10,000-50,000", "50,000-100,000", "100,000+"])
+
+        let result = CLI.run(["edit", demo.packagePath, "--layer", "park_visitors", "--id", "1",
+                              "--set", "annual_visitors=10,000+"])
+        #expect(result.exitCode == 1)
+        let allowed = sourceOrder.map { "'\($0)'" }.joined(separator: ", ")
+        #expect(result.stderr.hasSuffix("allowed: \(allowed)\n"), "\(result.stderr)")
+        // The package keeps them in that order too, for every other client that lists them.
+        let copied = try runProcess("sqlite3", [demo.dataPath, """
+            SELECT value FROM gpkg_data_column_constraints WHERE constraint_name = 'visitor_bucket' ORDER BY rowid
+            """])
+        #expect(copied.stdout.split(separator: "\n").map(String.init) == sourceOrder)
+    }
+
     @Test("opening something that is not a package")
     func notAPackage() throws {
         let directory = try TemporaryDirectory()
