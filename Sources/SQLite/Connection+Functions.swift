@@ -49,7 +49,7 @@ extension Connection {
                 let box = Unmanaged<FunctionBox>.fromOpaque(userData).takeUnretainedValue()
                 let arguments = (0..<Int(argc)).map { SQLiteValue(argv?[$0]) }
                 do {
-                    setResult(try box.body(arguments), on: context)
+                    setFunctionResult(try box.body(arguments), on: context)
                 } catch let error as SQLiteError {
                     sqlite3_result_error(context, error.message, -1)
                     // After result_error, which resets the code to SQLITE_ERROR.
@@ -79,7 +79,7 @@ extension Connection {
 }
 
 /// Hands a Swift value to SQLite as a function's result; SQLite copies text and blobs.
-private func setResult(_ value: SQLiteValue, on context: OpaquePointer) {
+func setFunctionResult(_ value: SQLiteValue, on context: OpaquePointer) {
     switch value {
     case .null:
         sqlite3_result_null(context)

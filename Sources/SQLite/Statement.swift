@@ -92,6 +92,22 @@ public final class Statement {
         guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
     }
 
+    /// Binds bytes as a blob without first making a Swift array of them (SQLite copies them
+    /// once); an empty buffer binds an empty blob.
+    public func bind(bytes: UnsafeRawBufferPointer, at index: Int) throws {
+        guard index >= 1 && index <= parameterCount else {
+            throw SQLiteError.misuse("parameter index \(index) out of range 1...\(parameterCount)", sql: sql)
+        }
+        let rc: Int32
+        if let start = bytes.baseAddress, !bytes.isEmpty {
+            rc = sqlite3_bind_blob64(handle, Int32(index), start, UInt64(bytes.count), csqlite_transient())
+        } else {
+            // A NULL pointer would bind NULL, not an empty blob.
+            rc = sqlite3_bind_zeroblob(handle, Int32(index), 0)
+        }
+        guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
+    }
+
     /// Binds a value to a named parameter, written with its prefix (`":name"`).
     public func bind(_ value: SQLiteValue, named name: String) throws {
         guard let index = parameterIndex(named: name) else {
@@ -219,6 +235,18 @@ public final class Statement {
         guard let bytes = sqlite3_column_blob(handle, i) else { return [] }
         let count = Int(sqlite3_column_bytes(handle, i))
         return [UInt8](UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    /// Calls `body` with the column's bytes where SQLite holds them, without copying (text
+    /// as UTF-8; an empty buffer for NULL or an empty blob). The buffer is valid only
+    /// during the call.
+    public func withBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        checkColumn(index)
+        let i = Int32(index)
+        // The pointer first, then the byte count, as SQLite's docs require.
+        let start = sqlite3_column_blob(handle, i)
+        let count = Int(sqlite3_column_bytes(handle, i))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count))
     }
 
     /// The column's value in its own storage class.
