@@ -49,7 +49,7 @@ struct Basemap {
         guard FileManager.default.fileExists(atPath: request.source) else {
             throw ExtractError(.source, "tile source \(request.source) does not exist")
         }
-        return try MBTilesSource(path: request.source)
+        return try MBTilesSource(path: request.source, zooms: request.minZoom...request.maxZoom)
     }
 
     /// Tile count per zoom, and the bytes the source expects them to take (nil when unknown).

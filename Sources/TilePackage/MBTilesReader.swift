@@ -13,9 +13,19 @@ import SQLite
 public final class MBTilesReader {
     public let path: String
     let connection: Connection
-    /// The relation tiles are read from: `tiles`, or a join of `map` and `images`.
-    let tilesRelation: String
+    /// How the file stores its tiles.
+    let layout: Layout
+    /// The table holding the tile numbers (`tiles`, or `map` behind a view or a join), where
+    /// an index on them would be.
+    let numbersTable: String
     private var singleTile: Statement?
+
+    enum Layout {
+        /// A `tiles` table, or a view of that name.
+        case tiles
+        /// `map` + `images` without a `tiles` view.
+        case mapAndImages
+    }
 
     /// Opens an MBTiles file read-only.
     /// - Throws: `TilePackageError(.invalidInput)` naming the path when it is missing, not
@@ -27,12 +37,17 @@ public final class MBTilesReader {
         }
         do {
             connection = try Connection(path: path, mode: .readOnly)
-            let names = Set(try connection.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
-                .compactMap { $0.first?.stringValue?.lowercased() })
-            if names.contains("tiles") {
-                tilesRelation = "tiles"
-            } else if names.contains("map") && names.contains("images") {
-                tilesRelation = "(SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column, map.tile_row AS tile_row, images.tile_data AS tile_data FROM map JOIN images ON images.tile_id = map.tile_id)"
+            var kinds: [String: String] = [:]
+            try connection.forEachRow("SELECT lower(name), type FROM sqlite_master WHERE type IN ('table', 'view')") { row in
+                if let name = row.string(at: 0) { kinds[name] = row.string(at: 1) }
+            }
+            let hasMapAndImages = kinds["map"] == "table" && kinds["images"] == "table"
+            if let tiles = kinds["tiles"] {
+                layout = .tiles
+                numbersTable = tiles == "view" && hasMapAndImages ? "map" : "tiles"
+            } else if hasMapAndImages {
+                layout = .mapAndImages
+                numbersTable = "map"
             } else {
                 throw TilePackageError(.invalidInput, "\(path): not an MBTiles file (no tiles table, nor map and images)")
             }
@@ -40,6 +55,24 @@ public final class MBTilesReader {
             throw TilePackageError(.invalidInput, "\(path): cannot be read as MBTiles: \(error)")
         }
     }
+
+    /// The relation tiles are read from (`zoom_level`, `tile_column`, `tile_row`,
+    /// `tile_data`): `tiles`, or a join of `map` and `images`; qualified by `schema` when the
+    /// file is attached to another connection under that name.
+    func tilesRelation(schema: String? = nil) -> String {
+        let prefix = schema.map { "\($0)." } ?? ""
+        switch layout {
+        case .tiles:
+            return "\(prefix)tiles"
+        case .mapAndImages:
+            return """
+                (SELECT m.zoom_level AS zoom_level, m.tile_column AS tile_column, m.tile_row AS tile_row, \
+                i.tile_data AS tile_data FROM \(prefix)map AS m JOIN \(prefix)images AS i ON i.tile_id = m.tile_id)
+                """
+        }
+    }
+
+    var tilesRelation: String { tilesRelation() }
 
     /// The `metadata` table as name -> value (empty when the table is missing).
     public func metadataValues() throws -> [String: String] {
@@ -136,16 +169,71 @@ public final class MBTilesReader {
 
     /// Rows whose zoom, column or row cannot exist: how many, and one of them as stored
     /// (zoom, column, TMS row), or nil when there are none.
-    public func outOfRangeRows() throws -> (count: Int, example: (zoom: Int, column: Int, row: Int))? {
+    ///
+    /// - Parameter zooms: look only at these zooms (those a copy reads); nil looks at every
+    ///   row, zoom levels that cannot exist included.
+    ///
+    /// With an index on the tile numbers (every MBTiles writer makes one) this seeks rather
+    /// than scans: per zoom, the columns out of range, then per column present, the rows
+    /// out of range; its cost grows with the columns and the bad rows, not with the tiles.
+    public func outOfRangeRows(zooms: ClosedRange<Int>? = nil) throws -> (count: Int, example: (zoom: Int, column: Int, row: Int))? {
         try wrap {
-            let invalid = """
-                FROM \(tilesRelation) WHERE NOT (zoom_level BETWEEN 0 AND \(TileID.maxZoom) AND tile_column >= 0
-                  AND tile_row >= 0 AND tile_column < (1 << zoom_level) AND tile_row < (1 << zoom_level))
+            let table = numbersTable
+            let lo = max(0, zooms?.lowerBound ?? 0), hi = min(TileID.maxZoom, zooms?.upperBound ?? TileID.maxZoom)
+            var invalid = """
+                (zoom_level BETWEEN \(lo) AND \(hi) AND NOT (tile_column >= 0 AND tile_row >= 0 \
+                AND tile_column < (1 << zoom_level) AND tile_row < (1 << zoom_level)))
                 """
-            let count = Int(try connection.scalar("SELECT count(*) \(invalid)")?.int64Value ?? 0)
-            guard count > 0, let row = try connection.query("SELECT zoom_level, tile_column, tile_row \(invalid) LIMIT 1").first else { return nil }
+            if zooms == nil { invalid += " OR NOT (zoom_level BETWEEN 0 AND \(TileID.maxZoom))" }
+            var count = 0
+            if lo <= hi {
+                if try hasNumbersIndex() {
+                    count = Int(try connection.scalar(Self.skipScanCount(table), [.integer(Int64(lo)), .integer(Int64(hi))])?.int64Value ?? 0)
+                } else {
+                    count = Int(try connection.scalar("SELECT count(*) FROM \(table) WHERE zoom_level BETWEEN \(lo) AND \(hi) AND \(invalid)")?.int64Value ?? 0)
+                }
+            }
+            if zooms == nil {
+                count += Int(try connection.scalar("SELECT count(*) FROM \(table) WHERE NOT (zoom_level BETWEEN 0 AND \(TileID.maxZoom))")?.int64Value ?? 0)
+            }
+            guard count > 0, let row = try connection.query("SELECT zoom_level, tile_column, tile_row FROM \(table) WHERE \(invalid) LIMIT 1").first else { return nil }
             return (count, (Int(row[0].int64Value ?? -1), Int(row[1].int64Value ?? -1), Int(row[2].int64Value ?? -1)))
         }
+    }
+
+    /// Counts the out-of-range rows of zooms ?1...?2 by index seeks: the columns outside the
+    /// zoom, then, walking the valid columns present one `min()` seek at a time, the rows
+    /// outside it in each.
+    private static func skipScanCount(_ table: String) -> String {
+        """
+        WITH RECURSIVE
+            zoom(z) AS (SELECT ?1 UNION ALL SELECT z + 1 FROM zoom WHERE z < ?2),
+            col(z, x) AS (
+                SELECT z, (SELECT min(tile_column) FROM \(table) WHERE zoom_level = zoom.z AND tile_column >= 0) FROM zoom
+                UNION ALL
+                SELECT z, (SELECT min(tile_column) FROM \(table) WHERE zoom_level = col.z AND tile_column > col.x) FROM col
+                WHERE x IS NOT NULL AND x < (1 << z))
+        SELECT
+            (SELECT coalesce(sum(
+                (SELECT count(*) FROM \(table) WHERE zoom_level = zoom.z AND tile_column < 0)
+                + (SELECT count(*) FROM \(table) WHERE zoom_level = zoom.z AND tile_column >= (1 << zoom.z))), 0) FROM zoom)
+            + (SELECT coalesce(sum(
+                (SELECT count(*) FROM \(table) WHERE zoom_level = col.z AND tile_column = col.x AND tile_row < 0)
+                + (SELECT count(*) FROM \(table) WHERE zoom_level = col.z AND tile_column = col.x AND tile_row >= (1 << col.z))), 0)
+               FROM col WHERE x IS NOT NULL AND x < (1 << z))
+        """
+    }
+
+    /// Whether an index (or a WITHOUT ROWID primary key) leads with zoom_level,
+    /// tile_column, tile_row on the numbers table, so that those can be sought.
+    func hasNumbersIndex() throws -> Bool {
+        let indexes = try connection.query("SELECT name FROM pragma_index_list(?)", [.text(numbersTable)]).compactMap { $0.first?.stringValue }
+        for index in indexes {
+            let columns = try connection.query("SELECT lower(name) FROM pragma_index_info(?) ORDER BY seqno", [.text(index)])
+                .compactMap { $0.first?.stringValue }
+            if columns.starts(with: ["zoom_level", "tile_column", "tile_row"]) { return true }
+        }
+        return false
     }
 
     private func wrap<T>(_ body: () throws -> T) throws -> T {

@@ -5,10 +5,12 @@ public final class MBTilesSource: TileSource {
     public let reader: MBTilesReader
     public let warnings: [String]
 
+    /// - Parameter zooms: the zooms a copy will read: only their rows are checked for
+    ///   numbers outside their zoom's range (nil checks every row).
     /// - Throws: `TilePackageError(.invalidInput)` when the file is missing or not MBTiles.
-    public init(path: String) throws {
+    public init(path: String, zooms: ClosedRange<Int>? = nil) throws {
         reader = try MBTilesReader(path: path)
-        if let bad = try reader.outOfRangeRows() {
+        if let bad = try reader.outOfRangeRows(zooms: zooms) {
             let e = bad.example
             warnings = ["\(path): \(bad.count) tile rows lie outside their zoom's range and are ignored "
                 + "(for example zoom_level \(e.zoom), tile_column \(e.column), tile_row \(e.row))"]
@@ -18,6 +20,9 @@ public final class MBTilesSource: TileSource {
     }
 
     public var identity: String { reader.path }
+
+    /// The file itself: a copy can run inside SQLite.
+    public var mbtilesFile: MBTilesReader? { reader }
 
     public func metadata() throws -> TileSourceMetadata { try reader.metadata() }
 

@@ -5,8 +5,12 @@ import SQLite
 /// `images`, the tile numbers in `map`, and a `tiles` view joining them that every MBTiles
 /// reader (GDAL, mbutil, MapLibre) reads as the plain table. Rows are TMS (from the south).
 ///
+/// Identical tiles are found through a hash table in memory (see `ImageHashTable`), not an
+/// index in the file: nothing to maintain per insert, and nothing left in the output that
+/// readers do not need.
+///
 /// Opening an existing file goes on where it stopped: tiles already present are kept and can
-/// be skipped with `contains(_:)`.
+/// be skipped with `contains(_:)`, and their images are shared by identical tiles written later.
 ///
 /// - Important: not thread-safe (it owns one SQLite connection).
 public final class MBTilesWriter {
@@ -14,49 +18,66 @@ public final class MBTilesWriter {
     let connection: Connection
     private let insertMap: Statement
     private let insertImage: Statement
-    private let findImages: Statement
+    private let imageBytes: Statement
     private let lookupMap: Statement
-    /// One bit per hash bucket: a clear bit proves no stored image has a hash in that bucket,
-    /// which spares a lookup for every tile seen for the first time (most of them). 1 MiB.
-    private var seenHashes = [UInt64](repeating: 0, count: 1 << 17)
+    private let hashes = ImageHashTable()
+    /// The id the next new image gets: ids are handed out here, not by SQLite, so that a copy
+    /// inside SQLite can use them too (`MBTilesDirectCopy`).
+    private(set) var nextImageID: Int64 = 1
 
     /// Creates the file, or opens it to resume.
     /// - Throws: `TilePackageError(.io)` naming the path.
     public init(path: String) throws {
         self.path = path
         do {
-            connection = try Connection(path: path, mode: .create)
+            // As a URI, so that a source file can be attached read-only (`MBTilesDirectCopy`).
+            connection = try Connection(path: MBTilesWriter.fileURI(path), mode: .create, uri: true)
             // A rollback journal: pages appended by a batch are not journaled, so bulk writes
             // go to disk once (a WAL would write them twice, once more at the checkpoint), and
             // a crash still loses at most the batch in flight.
             try connection.setJournalMode(.delete)
+            // SQLite's default page cache (2 MB): images are appended and tile numbers mostly
+            // too, so a larger cache would only hold pages already written.
+            try connection.execute("PRAGMA synchronous = NORMAL")
+            // Large pages (for a new file; an existing one keeps its own): tiles of tens of
+            // kilobytes fit in one page instead of a chain of overflow pages, and the file is
+            // written in fewer, larger writes.
+            try connection.execute("PRAGMA page_size = 32768")
+            // One transaction: one commit (two fsyncs) for the whole schema.
             try connection.execute("""
-                PRAGMA synchronous = NORMAL;
-                PRAGMA cache_size = -16384;
+                BEGIN IMMEDIATE;
                 CREATE TABLE IF NOT EXISTS metadata (name TEXT NOT NULL, value TEXT);
                 CREATE UNIQUE INDEX IF NOT EXISTS metadata_name ON metadata (name);
                 CREATE TABLE IF NOT EXISTS map (
                     zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL,
                     tile_id INTEGER NOT NULL,
                     PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS images (
-                    tile_id INTEGER PRIMARY KEY, tile_data BLOB NOT NULL, tile_hash INTEGER NOT NULL);
-                CREATE INDEX IF NOT EXISTS images_hash ON images (tile_hash);
+                CREATE TABLE IF NOT EXISTS images (tile_id INTEGER PRIMARY KEY, tile_data BLOB NOT NULL);
                 CREATE VIEW IF NOT EXISTS tiles AS
                     SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
                            map.tile_row AS tile_row, images.tile_data AS tile_data
                     FROM map JOIN images ON images.tile_id = map.tile_id;
+                COMMIT;
                 """)
             insertMap = try connection.prepare("INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
-            insertImage = try connection.prepare("INSERT INTO images (tile_data, tile_hash) VALUES (?, ?)")
-            findImages = try connection.prepare("SELECT tile_id, tile_data FROM images WHERE tile_hash = ?")
+            insertImage = try connection.prepare("INSERT INTO images (tile_id, tile_data) VALUES (?, ?)")
+            imageBytes = try connection.prepare("SELECT tile_data FROM images WHERE tile_id = ?")
             lookupMap = try connection.prepare("SELECT 1 FROM map WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
-            try connection.forEachRow("SELECT tile_hash FROM images") { row in
-                markSeen(UInt64(bitPattern: row.int64(at: 0)))
+            // Resuming: the images so far are shared by identical tiles written from now on.
+            try connection.forEachRow("SELECT tile_id, tile_data FROM images") { row in
+                let id = row.int64(at: 0)
+                hashes.insert(hash: row.withBytes(at: 1) { ImageHashTable.hash($0) }, id: id)
+                nextImageID = max(nextImageID, id + 1)
             }
         } catch let error as SQLiteError {
             throw TilePackageError(.io, "\(path): cannot write MBTiles: \(error)")
         }
+    }
+
+    /// A `file:` URI naming `path` (percent-encoded, absolute).
+    static func fileURI(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? absolute)
     }
 
     /// Starts a batch: the writes until `commitBatch()` become durable together.
@@ -87,43 +108,66 @@ public final class MBTilesWriter {
     /// already stored are shared, not stored twice.
     public func write(_ tile: TileID, data: Data) throws {
         try wrap {
-            let bytes = [UInt8](data)
-            let hash = MBTilesWriter.hash(bytes)
-            var id: Int64?
-            if isSeen(hash) {
-                // Same hash bucket seen: compare bytes, so that a hash collision never shares
-                // the wrong image.
-                defer { findImages.reset() }
-                try findImages.bind(.integer(Int64(bitPattern: hash)), at: 1)
-                while try findImages.step() {
-                    if findImages.blob(at: 1) == bytes {
-                        id = findImages.int64(at: 0)
-                        break
-                    }
+            let id = try data.withUnsafeBytes { bytes in
+                let (id, isNew) = try imageID(for: bytes)
+                if isNew {
+                    defer { insertImage.reset() }
+                    try insertImage.bind(.integer(id), at: 1)
+                    try insertImage.bind(bytes: bytes, at: 2)
+                    try insertImage.step()
                 }
-            }
-            if id == nil {
-                defer { insertImage.reset() }
-                try insertImage.bind([.blob(bytes), .integer(Int64(bitPattern: hash))])
-                try insertImage.step()
-                id = connection.lastInsertRowID
-                markSeen(hash)
+                return id
             }
             defer { insertMap.reset() }
-            try insertMap.bind([.integer(Int64(tile.z)), .integer(Int64(tile.x)), .integer(Int64(tile.tmsY)), .integer(id ?? 0)])
+            try insertMap.bind([.integer(Int64(tile.z)), .integer(Int64(tile.x)), .integer(Int64(tile.tmsY)), .integer(id)])
             try insertMap.step()
         }
     }
 
-    /// Sets metadata entries (replacing those of the same names); a nil value removes one.
+    /// The image holding `bytes`: a stored one with the same bytes, or a new id (`isNew`),
+    /// which the caller must then store with these bytes in the same transaction.
+    func imageID(for bytes: UnsafeRawBufferPointer) throws -> (id: Int64, isNew: Bool) {
+        let hash = ImageHashTable.hash(bytes)
+        // Equal hashes are compared byte for byte: a collision never shares the wrong image.
+        // An id whose image a rolled-back batch took away compares unequal, and is passed over.
+        if let id = try hashes.firstID(for: hash, where: { try storedImage($0, equals: bytes) }) { return (id, false) }
+        let id = nextImageID
+        nextImageID += 1
+        hashes.insert(hash: hash, id: id)
+        return (id, true)
+    }
+
+    private func storedImage(_ id: Int64, equals bytes: UnsafeRawBufferPointer) throws -> Bool {
+        defer { imageBytes.reset() }
+        try imageBytes.bind(.integer(id), at: 1)
+        guard try imageBytes.step() else { return false }
+        return imageBytes.withBytes(at: 0) { stored in
+            guard stored.count == bytes.count else { return false }
+            // Both empty when either has no address (the count is 0).
+            guard let a = stored.baseAddress, let b = bytes.baseAddress else { return true }
+            return memcmp(a, b, bytes.count) == 0
+        }
+    }
+
+    /// Makes room in the deduplication table for `count` distinct images in all, at once.
+    public func reserveImages(_ count: Int) {
+        hashes.reserve(count)
+    }
+
+    /// Sets metadata entries (replacing those of the same names) in one transaction, or in
+    /// the open batch; a nil value removes one.
     public func setMetadata(_ entries: [(String, String?)]) throws {
         try wrap {
-            for (name, value) in entries {
-                if let value {
-                    try connection.execute("INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)", [.text(name), .text(value)])
-                } else {
-                    try connection.execute("DELETE FROM metadata WHERE name = ?", [.text(name)])
-                }
+            try connection.withTransaction(.immediate) { try setEach(entries) }
+        }
+    }
+
+    private func setEach(_ entries: [(String, String?)]) throws {
+        for (name, value) in entries {
+            if let value {
+                try connection.execute("INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)", [.text(name), .text(value)])
+            } else {
+                try connection.execute("DELETE FROM metadata WHERE name = ?", [.text(name)])
             }
         }
     }
@@ -142,6 +186,16 @@ public final class MBTilesWriter {
         }
     }
 
+    /// Whether no tile is stored yet.
+    public func isEmpty() throws -> Bool {
+        try wrap { try connection.scalar("SELECT NOT EXISTS (SELECT 1 FROM map)")?.int64Value == 1 }
+    }
+
+    /// The bytes of one stored image, any, or nil when there is none.
+    func anyImage() throws -> Data? {
+        try wrap { try connection.scalar("SELECT tile_data FROM images LIMIT 1")?.blobValue.map { Data($0) } }
+    }
+
     /// The number of tiles stored.
     public func tileCount() throws -> Int {
         try wrap { Int(try connection.scalar("SELECT count(*) FROM map")?.int64Value ?? 0) }
@@ -151,34 +205,6 @@ public final class MBTilesWriter {
     /// (read-only media included), also when it was begun by a version that used a WAL.
     public func finish() throws {
         try wrap { try connection.setJournalMode(.delete) }
-    }
-
-    // FNV-1a, 64 bits: fast, and collisions cost only a comparison (see `write`).
-    static func hash(_ bytes: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        bytes.withUnsafeBufferPointer { buffer in
-            for b in buffer {
-                h ^= UInt64(b)
-                h = h &* 0x0000_0100_0000_01b3
-            }
-        }
-        return h
-    }
-
-    private func bucket(_ hash: UInt64) -> (Int, UInt64) {
-        // The top bits: FNV's low bits mix least.
-        let bit = Int(truncatingIfNeeded: hash >> 41)  // 23 bits: 2^23 buckets
-        return (bit >> 6, 1 << UInt64(bit & 63))
-    }
-
-    private func isSeen(_ hash: UInt64) -> Bool {
-        let (word, mask) = bucket(hash)
-        return seenHashes[word] & mask != 0
-    }
-
-    private func markSeen(_ hash: UInt64) {
-        let (word, mask) = bucket(hash)
-        seenHashes[word] |= mask
     }
 
     private func wrap<T>(_ body: () throws -> T) throws -> T {

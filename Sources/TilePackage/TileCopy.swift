@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import SQLite
 
 /// What to copy where.
 public struct TileCopyRequest: Sendable {
@@ -76,95 +77,162 @@ public enum TileCopy {
 
     private static func fill(_ request: TileCopyRequest, from source: some TileSource, sourceMetadata: TileSourceMetadata,
                              report: inout TileCopyReport, progress: Progress, isCancelled: () -> Bool) throws {
-        let work = request.workPath
-        let w = try MBTilesWriter(path: work)
-        try w.setMetadata([(jobKeyName, request.jobKey)])
+        let w = try MBTilesWriter(path: request.workPath)
+        w.reserveImages(report.requested)
+        let resuming = try !w.isEmpty()
+        let direct = try source.mbtilesFile.map { try MBTilesDirectCopy(writer: w, source: $0) }
+        defer { try? direct?.close() }
         var firstTile: Data?
+        // The job key, the first tiles, and for a short copy the last tiles and the final
+        // metadata too, share one transaction: each commit costs two fsyncs.
+        try w.beginBatch()
+        do {
+            try w.setMetadata([(jobKeyName, workJobKey(request.jobKey))])
+            if let direct {
+                try copyInsideSQLite(request, with: direct, resuming: resuming, report: &report,
+                                     progress: progress, isCancelled: isCancelled)
+                if sourceMetadata.format == nil { firstTile = try w.anyImage() }
+            } else {
+                try copyTileByTile(request, from: source, into: w, firstTile: &firstTile, report: &report,
+                                   progress: progress, isCancelled: isCancelled)
+            }
+            if report.failed > 0 {
+                try w.commitBatch()
+                throw TilePackageError(.incomplete, "\(report.failed) of \(report.requested) tiles could not be fetched from \(source.identity); "
+                    + "the tiles so far are kept in \(request.workPath): run the same command again to resume")
+            }
+            report.zooms = try w.writtenZooms()
+            try w.setMetadata(outputMetadata(request, source: sourceMetadata, written: report.zooms, firstTile: firstTile, writer: w)
+                              + [(jobKeyName, nil)])
+            try w.commitBatch()
+        } catch {
+            w.rollbackBatch()
+            throw error
+        }
+        try direct?.close()
+        try w.finish()
+    }
+
+    /// The copy from any source, in the batch `fill` opened: rectangles the source can scan
+    /// are written as they come; other tiles are fetched by number in batches, skipping
+    /// those an interrupted run already wrote. Commits between batches, polling cancellation.
+    private static func copyTileByTile(_ request: TileCopyRequest, from source: some TileSource, into w: MBTilesWriter,
+                                       firstTile: inout Data?, report: inout TileCopyReport,
+                                       progress: Progress, isCancelled: () -> Bool) throws {
         var done = 0
         let total = report.requested
-
         func commitAndCheck() throws {
             try w.commitBatch()
             progress(done, total)
             if isCancelled() { throw CancellationError() }
             try w.beginBatch()
         }
-
-        try w.beginBatch()
-        do {
-            for z in request.coverage.zooms {
-                for range in request.coverage.ranges(zoom: z) {
-                    var delivered = 0
-                    let scanned = try source.scan(range) { tile, data in
-                        try w.write(tile, data: data)
-                        if firstTile == nil { firstTile = data }
-                        delivered += 1
-                        report.written += 1
-                        report.bytes += data.count
-                        done += 1
-                        if delivered % 16384 == 0 { try commitAndCheck() }
-                    }
-                    if scanned {
-                        report.absent += range.count - delivered
-                        done += range.count - delivered
-                        continue
-                    }
-                    var batch: [TileID] = []
-                    batch.reserveCapacity(request.batchSize)
-                    func flush() throws {
-                        guard !batch.isEmpty else { return }
-                        try source.fetch(batch) { tile, result in
-                            switch result {
-                            case .data(let data):
-                                try w.write(tile, data: data)
-                                if firstTile == nil { firstTile = data }
-                                report.written += 1
-                                report.bytes += data.count
-                            case .absent: report.absent += 1
-                            case .failed: report.failed += 1
-                            }
-                            done += 1
-                        }
-                        batch.removeAll(keepingCapacity: true)
-                        try commitAndCheck()
-                    }
-                    try range.forEach { tile in
-                        if try w.contains(tile) {
-                            report.resumed += 1
-                            done += 1
-                        } else {
-                            batch.append(tile)
-                            if batch.count >= request.batchSize { try flush() }
-                        }
-                    }
-                    try flush()
+        for z in request.coverage.zooms {
+            for range in request.coverage.ranges(zoom: z) {
+                var delivered = 0
+                let scanned = try source.scan(range) { tile, data in
+                    try w.write(tile, data: data)
+                    if firstTile == nil { firstTile = data }
+                    delivered += 1
+                    report.written += 1
+                    report.bytes += data.count
+                    done += 1
+                    if delivered % 16384 == 0 { try commitAndCheck() }
                 }
+                if scanned {
+                    report.absent += range.count - delivered
+                    done += range.count - delivered
+                    continue
+                }
+                var batch: [TileID] = []
+                batch.reserveCapacity(request.batchSize)
+                func flush() throws {
+                    guard !batch.isEmpty else { return }
+                    try source.fetch(batch) { tile, result in
+                        switch result {
+                        case .data(let data):
+                            try w.write(tile, data: data)
+                            if firstTile == nil { firstTile = data }
+                            report.written += 1
+                            report.bytes += data.count
+                        case .absent: report.absent += 1
+                        case .failed: report.failed += 1
+                        }
+                        done += 1
+                    }
+                    batch.removeAll(keepingCapacity: true)
+                    try commitAndCheck()
+                }
+                try range.forEach { tile in
+                    if try w.contains(tile) {
+                        report.resumed += 1
+                        done += 1
+                    } else {
+                        batch.append(tile)
+                        if batch.count >= request.batchSize { try flush() }
+                    }
+                }
+                try flush()
             }
-            try w.commitBatch()
-        } catch {
-            w.rollbackBatch()
-            throw error
         }
         progress(done, total)
+    }
 
-        if report.failed > 0 {
-            throw TilePackageError(.incomplete, "\(report.failed) of \(total) tiles could not be fetched from \(source.identity); "
-                + "the tiles so far are kept in \(work): run the same command again to resume")
+    /// How long a copy inside SQLite goes between commits: a crash loses at most this much
+    /// work, and a commit (two fsyncs) is paid at most this often.
+    static let commitInterval: Duration = .seconds(1)
+
+    /// The copy from an MBTiles file, in the batch `fill` opened: each rectangle of the
+    /// coverage, cut into pieces of at most `MBTilesDirectCopy.maximumTiles`, is selected
+    /// inside SQLite. Commits every `commitInterval`; cancellation is polled between pieces
+    /// and commits what is done. A resumed copy keeps the pieces it finds complete and fills
+    /// in the rest.
+    private static func copyInsideSQLite(_ request: TileCopyRequest, with copy: MBTilesDirectCopy, resuming: Bool,
+                                         report: inout TileCopyReport, progress: Progress, isCancelled: () -> Bool) throws {
+        let w = copy.writer
+        let clock = ContinuousClock()
+        var lastCommit = clock.now
+        var done = 0
+        for z in request.coverage.zooms {
+            for range in request.coverage.ranges(zoom: z) {
+                try range.forEachChunk(maxTiles: MBTilesDirectCopy.maximumTiles) { chunk in
+                    let (written, kept) = try copy.copy(chunk, resuming: resuming)
+                    report.written += written
+                    report.resumed += kept
+                    report.absent += chunk.count - written - kept
+                    done += chunk.count
+                    if isCancelled() {
+                        report.bytes = copy.bytes
+                        try w.commitBatch()
+                        progress(done, report.requested)
+                        throw CancellationError()
+                    }
+                    if clock.now - lastCommit >= commitInterval {
+                        try w.commitBatch()
+                        progress(done, report.requested)
+                        try w.beginBatch()
+                        lastCommit = clock.now
+                    }
+                }
+            }
         }
-
-        report.zooms = try w.writtenZooms()
-        try w.setMetadata(outputMetadata(request, source: sourceMetadata, written: report.zooms, firstTile: firstTile, writer: w)
-                          + [(jobKeyName, nil)])
-        try w.finish()
+        report.bytes = copy.bytes
+        progress(done, report.requested)
     }
 
     static let jobKeyName = "pkgbuild_job"
 
+    /// The job key as the work file stores it: with the layout of the work file, so that
+    /// one an older version began in another layout is not resumed.
+    static func workJobKey(_ jobKey: String) -> String { "work format 2: " + jobKey }
+
     /// A work file left by a different job (other source, area or zooms) is not resumed.
     static func discardForeignWork(at work: String, jobKey: String) throws {
         guard FileManager.default.fileExists(atPath: work) else { return }
-        let existing = try? MBTilesWriter(path: work).metadataValue(jobKeyName)
-        if existing != jobKey {
+        // Read-write: a crash may have left a journal to roll back first.
+        let existing = try? Connection(path: work, mode: .readWrite)
+            .scalar("SELECT value FROM metadata WHERE name = ?", [.text(jobKeyName)])?.stringValue
+        if existing != workJobKey(jobKey) {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: work + suffix) }
         }
     }

@@ -62,5 +62,32 @@ public struct TileRange: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Calls `body` with pieces of the rectangle of at most `maxTiles` tiles each, in bands
+    /// of whole columns where they fit: MBTiles files index tiles by zoom, column, row, so
+    /// each piece is one stretch of that index.
+    public func forEachChunk(maxTiles: Int, _ body: (TileRange) throws -> Void) rethrows {
+        guard !isEmpty else { return }
+        let limit = max(1, maxTiles)
+        let height = maxY - minY + 1
+        if height <= limit {
+            let width = limit / height
+            var x = minX
+            while x <= maxX {
+                let last = min(maxX, x + width - 1)
+                try body(TileRange(z: z, minX: x, maxX: last, minY: minY, maxY: maxY))
+                x = last + 1
+            }
+        } else {
+            for x in minX...maxX {
+                var y = minY
+                while y <= maxY {
+                    let last = min(maxY, y + limit - 1)
+                    try body(TileRange(z: z, minX: x, maxX: x, minY: y, maxY: last))
+                    y = last + 1
+                }
+            }
+        }
+    }
+
     public var description: String { "z\(z) x \(minX)-\(maxX) y \(minY)-\(maxY)" }
 }

@@ -75,9 +75,14 @@ public protocol TileSource: AnyObject {
     /// Problems found in the source that do not stop a copy (such as rows outside their
     /// zoom's range, which are never used), in words for a person.
     var warnings: [String] { get }
+
+    /// The MBTiles file behind the source when it is one, so that a copy can select its
+    /// rectangles inside SQLite rather than hand over tile after tile; nil otherwise.
+    var mbtilesFile: MBTilesReader? { get }
 }
 
 extension TileSource {
     public func scan(_ range: TileRange, _ report: (TileID, Data) throws -> Void) throws -> Bool { false }
     public var warnings: [String] { [] }
+    public var mbtilesFile: MBTilesReader? { nil }
 }

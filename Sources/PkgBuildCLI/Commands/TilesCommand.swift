@@ -148,7 +148,7 @@ public struct TilesCommand: Command {
             configuration.userAgent = HTTPConfiguration.userAgent(version: PkgBuildVersion.current)
             return try HTTPTileSource(template: from, configuration: configuration, isCancelled: { context.isCancelled })
         }
-        return try MBTilesSource(path: from)
+        return try MBTilesSource(path: from, zooms: zooms)
     }
 
     /// The area's bounding box in degrees; an antimeridian box keeps west > east.
