@@ -4,22 +4,24 @@ import SQLite
 /// Copies rectangles of tiles from an MBTiles file into an `MBTilesWriter`'s file inside
 /// SQLite, the way a person would with the `sqlite3` shell: the source is attached
 /// read-only and each rectangle is two `INSERT ... SELECT` statements by zoom, column and
-/// row ranges, one for the new images and one for the tile numbers. No tile's bytes cross
-/// into Swift; two small functions registered on the connection hash them in place and
-/// hand out image ids from the writer's deduplication table, so identical tiles are
-/// stored once as they are with `MBTilesWriter.write`.
+/// row ranges, one for the images and one for the tile numbers. No tile's bytes cross into
+/// Swift: a function registered on the connection hashes them in place, and lets through
+/// the tiles whose bytes are new (see `Selection`). Those are stored under the id of their
+/// position (`MBTilesWriter.imageID(forTileAt:)`), which the second statement computes in
+/// SQL; the tiles that repeat a stored image are then pointed at it one by one.
 ///
 /// Rows whose numbers lie outside their zoom's range are never selected: the rectangles
 /// come from a `TileCoverage`, always inside the zoom.
 ///
 /// - Important: not thread-safe (it uses the writer's connection). Call `close()` when done:
-///   the registered functions hold on to this object.
+///   the registered function holds on to this object's state.
 final class MBTilesDirectCopy {
     /// The most tiles one rectangle of `copy(_:resuming:)` may hold.
     static let maximumTiles = 8192
     static let schema = "pkgbuild_source"
 
     let writer: MBTilesWriter
+    let source: MBTilesReader
     /// Bytes of tile data selected so far (every tile, shared images included).
     var bytes: Int { selection.bytes }
     private let connection: Connection
@@ -30,12 +32,15 @@ final class MBTilesDirectCopy {
     private let insertMissingMap: Statement
     private let countSource: Statement
     private let countMap: Statement
+    private let pointAtImage: Statement
+    private let deleteImage: Statement
     private var isOpen = true
 
     /// Attaches `source`'s file to the writer's connection.
     /// - Throws: `TilePackageError(.io)` when it cannot be attached or read.
     init(writer: MBTilesWriter, source: MBTilesReader) throws {
         self.writer = writer
+        self.source = source
         connection = writer.connection
         let selection = Selection(writer: writer)
         self.selection = selection
@@ -46,30 +51,27 @@ final class MBTilesDirectCopy {
         }
         do {
             try connection.createInPlaceFunction("pkgbuild_new_image", argumentCount: 3, deterministic: false) { args in
-                try .integer(selection.newImage(args) ? 1 : 0)
-            }
-            try connection.createInPlaceFunction("pkgbuild_image_id", argumentCount: 2, deterministic: false) { args in
-                try .integer(selection.imageID(column: args.int64(at: 0), row: args.int64(at: 1)))
+                try .integer(selection.isNew(args) ? 1 : 0)
             }
             let relation = source.tilesRelation(schema: Self.schema)
+            // ?1 zoom, ?2...?3 columns, ?4...?5 TMS rows, ?6 the zoom's first image id.
             let inChunk = "s.zoom_level = ?1 AND s.tile_column BETWEEN ?2 AND ?3 AND s.tile_row BETWEEN ?4 AND ?5"
+            let positionID = "?6 + (s.tile_column << ?1) + s.tile_row"
             let notCopied = "NOT EXISTS (SELECT 1 FROM main.map AS m WHERE m.zoom_level = ?1 AND m.tile_column = s.tile_column AND m.tile_row = s.tile_row)"
             // pkgbuild_new_image comes last in the WHERE clause, so it sees only the rows
-            // selected.
-            // New images take the next rowid, which is the id pkgbuild_new_image handed out
-            // (ids are handed out in insertion order; `copy` checks it): appending without
-            // a rowid is the cheapest insert SQLite has.
+            // selected. A plain INSERT: a position id already taken fails the statement
+            // (SQLite undoes it), and `copy` goes tile by tile instead.
             func images(_ filter: String) -> String {
                 """
-                INSERT INTO main.images (tile_data)
-                SELECT s.tile_data FROM \(relation) AS s
+                INSERT INTO main.images (tile_id, tile_data)
+                SELECT \(positionID), s.tile_data FROM \(relation) AS s
                 WHERE \(inChunk)\(filter) AND pkgbuild_new_image(s.tile_column, s.tile_row, s.tile_data)
                 """
             }
             func map(_ filter: String) -> String {
                 """
                 INSERT OR REPLACE INTO main.map (zoom_level, tile_column, tile_row, tile_id)
-                SELECT ?1, s.tile_column, s.tile_row, pkgbuild_image_id(s.tile_column, s.tile_row) FROM \(relation) AS s
+                SELECT ?1, s.tile_column, s.tile_row, \(positionID) FROM \(relation) AS s
                 WHERE \(inChunk)\(filter)
                 """
             }
@@ -79,6 +81,8 @@ final class MBTilesDirectCopy {
             insertMissingMap = try connection.prepare(map(" AND " + notCopied))
             countSource = try connection.prepare("SELECT count(*) FROM \(relation) AS s WHERE \(inChunk)")
             countMap = try connection.prepare("SELECT count(*) FROM main.map AS s WHERE \(inChunk)")
+            pointAtImage = try connection.prepare("UPDATE main.map SET tile_id = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
+            deleteImage = try connection.prepare("DELETE FROM main.images WHERE tile_id = ?")
         } catch let error as SQLiteError {
             try? Self.close(connection)
             throw TilePackageError(.io, "\(source.path): cannot be copied into \(writer.path): \(error)")
@@ -94,35 +98,63 @@ final class MBTilesDirectCopy {
         precondition(range.count <= Self.maximumTiles, "rectangle of \(range.count) tiles, more than \(Self.maximumTiles)")
         guard !range.isEmpty else { return (0, 0) }
         let arguments: [SQLiteValue] = [.integer(Int64(range.z)), .integer(Int64(range.minX)), .integer(Int64(range.maxX)),
-                                         .integer(Int64(range.minTMSY)), .integer(Int64(range.maxTMSY))]
+                                         .integer(Int64(range.minTMSY)), .integer(Int64(range.maxTMSY)),
+                                         .integer(Int64(MBTilesWriter.firstImageID(ofZoom: range.z)))]
         var kept = 0
         var images = insertImages, map = insertMap
         if resuming {
-            kept = try count(countMap, arguments)
+            let rectangle = Array(arguments.prefix(5))
+            kept = try count(countMap, rectangle)
             if kept > 0 {
-                if kept >= (try count(countSource, arguments)) { return (0, kept) }
+                if kept >= (try count(countSource, rectangle)) { return (0, kept) }
                 images = insertMissingImages
                 map = insertMissingMap
             }
         }
-        selection.start(range)
-        defer { selection.end() }
+        selection.start(zoom: range.z)
         do {
-            let firstNew = writer.nextImageID
-            try run(images, arguments)
-            let added = writer.nextImageID - firstNew
-            guard connection.changes == added, added == 0 || connection.lastInsertRowID == writer.nextImageID - 1 else {
-                throw TilePackageError(.io, "\(writer.path): images of \(range) stored under other ids than handed out "
-                    + "(\(connection.changes) stored, \(added) handed out, last id \(connection.lastInsertRowID))")
+            do {
+                try run(images, arguments)
+            } catch let error as SQLiteError where error.isConstraintViolation {
+                return (try copyTileByTile(range, skippingCopied: kept > 0), kept)
             }
             try run(map, arguments)
+            let written = connection.changes
+            for repeated in selection.repeats {
+                try point(column: repeated.column, row: repeated.row, z: range.z, at: repeated.id)
+            }
+            for repeated in try selection.settle() {
+                try point(column: repeated.column, row: repeated.row, z: range.z, at: repeated.id)
+                defer { deleteImage.reset() }
+                try deleteImage.bind(.integer(repeated.redundant), at: 1)
+                try deleteImage.step()
+            }
+            return (written, kept)
         } catch let error as SQLiteError {
             throw TilePackageError(.io, "\(writer.path): copying \(range): \(error)")
         }
-        return (connection.changes, kept)
     }
 
-    /// Removes the functions and detaches the source.
+    private func point(column: Int64, row: Int64, z: Int, at id: Int64) throws {
+        defer { pointAtImage.reset() }
+        try pointAtImage.bind([.integer(id), .integer(Int64(z)), .integer(column), .integer(row)])
+        try pointAtImage.step()
+    }
+
+    /// The way out when a tile's position id is taken (a source holding a tile twice, with
+    /// different bytes): the rectangle tile by tile through `MBTilesWriter.write`.
+    private func copyTileByTile(_ range: TileRange, skippingCopied: Bool) throws -> Int {
+        var written = 0
+        try source.forEachTile(in: range) { tile, data in
+            if skippingCopied, try writer.contains(tile) { return }
+            try writer.write(tile, data: data)
+            selection.bytes += data.count
+            written += 1
+        }
+        return written
+    }
+
+    /// Removes the function and detaches the source.
     func close() throws {
         guard isOpen else { return }
         isOpen = false
@@ -135,7 +167,6 @@ final class MBTilesDirectCopy {
 
     private static func close(_ connection: Connection) throws {
         try? connection.removeFunction("pkgbuild_new_image", argumentCount: 3)
-        try? connection.removeFunction("pkgbuild_image_id", argumentCount: 2)
         try connection.execute("DETACH DATABASE \(schema)")
     }
 
@@ -150,56 +181,67 @@ final class MBTilesDirectCopy {
         try statement.bind(arguments)
         return try statement.step() ? Int(statement.int64(at: 0)) : 0
     }
-
 }
 
-/// What the two functions registered by `MBTilesDirectCopy` share while a rectangle is
-/// copied: the image id chosen for each of its tiles.
+/// What the function registered by `MBTilesDirectCopy` keeps while a rectangle is copied.
+///
+/// The function must answer at once whether a tile's bytes are new, but looking each one
+/// up in the writer's table (megabytes, out of the processor's cache while SQLite copies)
+/// would stall on memory once a tile. So it asks only a small table of recent images, which
+/// catches the runs of identical tiles (sea, empty land) that make up most repeats, and
+/// lets the other tiles through as new; `settle()` then looks those up in the writer's
+/// table in one tight loop, where the lookups overlap, and reports the few that repeat an
+/// image after all.
 private final class Selection {
     let writer: MBTilesWriter
     var bytes = 0
-    /// The rectangle being copied, and per tile in it (column-major, TMS rows) the image id
-    /// chosen for it, 0 for none yet.
-    private var chunk = TileRange(z: 0, minX: 0, maxX: -1, minY: 0, maxY: -1)
-    private var ids: [Int64] = []
+    private var zoom = 0
+    /// Tiles of the rectangle whose bytes an image already stored holds (TMS rows).
+    private(set) var repeats: [(column: Int64, row: Int64, id: Int64)] = []
+    /// Tiles let through as new, with their hash and image id, in the order stored.
+    private var passed: [(column: Int64, row: Int64, hash: UInt64, id: Int64)] = []
+    /// Recent images by hash, direct-mapped: 16 KiB, so it stays in the processor's cache.
+    private var recent: [(hash: UInt64, id: Int64)] = Array(repeating: (0, 0), count: Selection.recentCount)
+    private static let recentCount = 1024
 
     init(writer: MBTilesWriter) { self.writer = writer }
 
-    func start(_ range: TileRange) {
-        chunk = range
-        ids = Array(repeating: 0, count: range.count)
+    func start(zoom: Int) {
+        self.zoom = zoom
+        repeats.removeAll(keepingCapacity: true)
+        passed.removeAll(keepingCapacity: true)
     }
 
-    func end() { ids = [] }
-
-    /// `pkgbuild_new_image(tile_column, tile_row, tile_data)`: chooses the tile's image (a
-    /// stored one with the same bytes, or a new id); true when the bytes are new and the
-    /// calling INSERT stores them under that id.
-    func newImage(_ args: SQLiteArguments) throws -> Bool {
-        let slot = try index(column: args.int64(at: 0), row: args.int64(at: 1))
-        let (id, isNew) = try args.withBytes(at: 2) { bytes in
-            self.bytes += bytes.count
-            return try writer.imageID(for: bytes)
+    /// `pkgbuild_new_image(tile_column, tile_row, tile_data)`: false when a recent image has
+    /// these bytes; true otherwise, and the calling INSERT stores them under the tile's
+    /// position id.
+    func isNew(_ args: SQLiteArguments) throws -> Bool {
+        let column = args.int64(at: 0), row = args.int64(at: 1)
+        return try args.withBytes(at: 2) { data in
+            bytes += data.count
+            let hash = ImageHashTable.hash(data)
+            let slot = Int(truncatingIfNeeded: hash) & (Self.recentCount - 1)
+            if recent[slot].hash == hash, try writer.storedImage(recent[slot].id, equals: data) {
+                repeats.append((column, row, recent[slot].id))
+                return false
+            }
+            let id = MBTilesWriter.imageID(forTileAt: zoom, column: Int(column), tmsRow: Int(row))
+            recent[slot] = (hash, id)
+            passed.append((column, row, hash, id))
+            return true
         }
-        ids[slot] = id
-        return isNew
     }
 
-    /// `pkgbuild_image_id(tile_column, tile_row)`: the image `pkgbuild_new_image` chose.
-    func imageID(column: Int64, row: Int64) throws -> Int64 {
-        let id = ids[try index(column: column, row: row)]
-        guard id != 0 else {
-            throw TilePackageError(.io, "no image chosen for tile \(chunk.z)/\(column)/\(row) (TMS) of \(chunk)")
+    /// Records the tiles let through in the writer's table; returns those whose bytes an
+    /// earlier image holds after all, with that image's id.
+    func settle() throws -> [(column: Int64, row: Int64, redundant: Int64, id: Int64)] {
+        var late: [(column: Int64, row: Int64, redundant: Int64, id: Int64)] = []
+        for tile in passed {
+            if let earlier = try writer.recordImage(tile.id, hash: tile.hash) {
+                late.append((tile.column, tile.row, tile.id, earlier))
+            }
         }
-        return id
-    }
-
-    private func index(column: Int64, row: Int64) throws -> Int {
-        let x = Int(column) - chunk.minX, y = Int(row) - chunk.minTMSY
-        let height = chunk.maxY - chunk.minY + 1
-        guard x >= 0, x <= chunk.maxX - chunk.minX, y >= 0, y < height else {
-            throw TilePackageError(.io, "tile \(chunk.z)/\(column)/\(row) (TMS) selected outside \(chunk)")
-        }
-        return x * height + y
+        passed.removeAll(keepingCapacity: true)
+        return late
     }
 }

@@ -19,11 +19,12 @@ public final class MBTilesWriter {
     private let insertMap: Statement
     private let insertImage: Statement
     private let imageBytes: Statement
+    private let sameImages: Statement
     private let lookupMap: Statement
     private let hashes = ImageHashTable()
-    /// The id the next new image gets: ids are handed out here, not by SQLite, so that a copy
-    /// inside SQLite can use them too (`MBTilesDirectCopy`).
-    private(set) var nextImageID: Int64 = 1
+    /// The id a new image gets when the id of its tile's position is taken (see
+    /// `imageID(forTileAt:)`), counting up from `firstSpareImageID`.
+    private var nextSpareImageID = MBTilesWriter.firstSpareImageID
 
     /// Creates the file, or opens it to resume.
     /// - Throws: `TilePackageError(.io)` naming the path.
@@ -60,14 +61,15 @@ public final class MBTilesWriter {
                 COMMIT;
                 """)
             insertMap = try connection.prepare("INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
-            insertImage = try connection.prepare("INSERT INTO images (tile_id, tile_data) VALUES (?, ?)")
+            insertImage = try connection.prepare("INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)")
             imageBytes = try connection.prepare("SELECT tile_data FROM images WHERE tile_id = ?")
+            sameImages = try connection.prepare("SELECT (SELECT tile_data FROM images WHERE tile_id = ?1) = (SELECT tile_data FROM images WHERE tile_id = ?2)")
             lookupMap = try connection.prepare("SELECT 1 FROM map WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
             // Resuming: the images so far are shared by identical tiles written from now on.
             try connection.forEachRow("SELECT tile_id, tile_data FROM images") { row in
                 let id = row.int64(at: 0)
                 hashes.insert(hash: row.withBytes(at: 1) { ImageHashTable.hash($0) }, id: id)
-                nextImageID = max(nextImageID, id + 1)
+                nextSpareImageID = max(nextSpareImageID, id + 1)
             }
         } catch let error as SQLiteError {
             throw TilePackageError(.io, "\(path): cannot write MBTiles: \(error)")
@@ -109,13 +111,18 @@ public final class MBTilesWriter {
     public func write(_ tile: TileID, data: Data) throws {
         try wrap {
             let id = try data.withUnsafeBytes { bytes in
-                let (id, isNew) = try imageID(for: bytes)
-                if isNew {
-                    defer { insertImage.reset() }
-                    try insertImage.bind(.integer(id), at: 1)
-                    try insertImage.bind(bytes: bytes, at: 2)
-                    try insertImage.step()
+                let hash = ImageHashTable.hash(bytes)
+                if let id = try storedImageID(for: bytes, hash: hash) { return id }
+                var id = MBTilesWriter.imageID(forTileAt: tile.z, column: tile.x, tmsRow: tile.tmsY)
+                if try !insert(bytes, as: id) {
+                    // Taken (the tile is written a second time, with other bytes).
+                    id = nextSpareImageID
+                    nextSpareImageID += 1
+                    guard try insert(bytes, as: id) else {
+                        throw SQLiteError(extendedCode: 19, message: "image id \(id) already taken")
+                    }
                 }
+                rememberImage(hash: hash, id: id)
                 return id
             }
             defer { insertMap.reset() }
@@ -124,20 +131,63 @@ public final class MBTilesWriter {
         }
     }
 
-    /// The image holding `bytes`: a stored one with the same bytes, or a new id (`isNew`),
-    /// which the caller must then store with these bytes in the same transaction.
-    func imageID(for bytes: UnsafeRawBufferPointer) throws -> (id: Int64, isNew: Bool) {
-        let hash = ImageHashTable.hash(bytes)
-        // Equal hashes are compared byte for byte: a collision never shares the wrong image.
-        // An id whose image a rolled-back batch took away compares unequal, and is passed over.
-        if let id = try hashes.firstID(for: hash, where: { try storedImage($0, equals: bytes) }) { return (id, false) }
-        let id = nextImageID
-        nextImageID += 1
-        hashes.insert(hash: hash, id: id)
-        return (id, true)
+    /// Stores an image under `id`; false when the id is taken.
+    private func insert(_ bytes: UnsafeRawBufferPointer, as id: Int64) throws -> Bool {
+        defer { insertImage.reset() }
+        try insertImage.bind(.integer(id), at: 1)
+        try insertImage.bind(bytes: bytes, at: 2)
+        try insertImage.step()
+        return connection.changes == 1
     }
 
-    private func storedImage(_ id: Int64, equals bytes: UnsafeRawBufferPointer) throws -> Bool {
+    /// The id under which a new image first used by the tile at these numbers is stored: a
+    /// number only that position has (the tiles of all shallower zooms first, then column
+    /// by column), so that a copy inside SQLite can compute it (`MBTilesDirectCopy`).
+    /// Below `firstSpareImageID` for every zoom up to `TileID.maxZoom`.
+    static func imageID(forTileAt z: Int, column: Int, tmsRow: Int) -> Int64 {
+        Int64(firstImageID(ofZoom: z) + (column << z) + tmsRow)
+    }
+
+    /// The id of the first tile position of zoom `z`: the (4^z - 1) / 3 positions of the
+    /// zooms above come before it.
+    static func firstImageID(ofZoom z: Int) -> Int {
+        ((1 << (2 * z)) - 1) / 3
+    }
+
+    /// Where the ids for images whose position id is taken start: above every position id.
+    static let firstSpareImageID: Int64 = 1 << 62
+
+    /// A stored image with exactly `bytes` (whose hash is `hash`), when one is known.
+    func storedImageID(for bytes: UnsafeRawBufferPointer, hash: UInt64) throws -> Int64? {
+        // Candidates are compared byte for byte: a collision never shares the wrong image.
+        // An id whose image a rolled-back batch took away compares unequal, and is passed over.
+        try hashes.firstID(for: hash, where: { try storedImage($0, equals: bytes) })
+    }
+
+    /// Records that image `id`, stored in this transaction, has bytes of `hash`.
+    func rememberImage(hash: UInt64, id: Int64) {
+        hashes.insert(hash: hash, id: id)
+    }
+
+    /// Records the stored image `id`, whose bytes have `hash`, unless the table knows another
+    /// stored image with the same bytes: that one is returned instead (and `id` is then
+    /// redundant).
+    func recordImage(_ id: Int64, hash: UInt64) throws -> Int64? {
+        if let earlier = try hashes.firstID(for: hash, where: { candidate in try candidate != id && storedImages(candidate, equal: id) }) {
+            return earlier
+        }
+        hashes.insert(hash: hash, id: id)
+        return nil
+    }
+
+    private func storedImages(_ a: Int64, equal b: Int64) throws -> Bool {
+        defer { sameImages.reset() }
+        try sameImages.bind([.integer(a), .integer(b)])
+        return try sameImages.step() && sameImages.int64(at: 0) == 1
+    }
+
+    /// Whether the stored image `id` has exactly `bytes`.
+    func storedImage(_ id: Int64, equals bytes: UnsafeRawBufferPointer) throws -> Bool {
         defer { imageBytes.reset() }
         try imageBytes.bind(.integer(id), at: 1)
         guard try imageBytes.step() else { return false }
