@@ -120,14 +120,19 @@ final class MBTilesDirectCopy {
             }
             try run(map, arguments)
             let written = connection.changes
-            for repeated in selection.repeats {
-                try point(column: repeated.column, row: repeated.row, z: range.z, at: repeated.id)
-            }
-            for repeated in try selection.settle() {
-                try point(column: repeated.column, row: repeated.row, z: range.z, at: repeated.id)
+            let late = try selection.settle()
+            // A tile let through as new may turn out to repeat an earlier image: the tiles
+            // pointed at its image go to the earlier one, and its image goes.
+            var replaced: [Int64: Int64] = [:]
+            for tile in late {
+                replaced[tile.redundant] = tile.id
+                try point(column: tile.column, row: tile.row, z: range.z, at: tile.id)
                 defer { deleteImage.reset() }
-                try deleteImage.bind(.integer(repeated.redundant), at: 1)
+                try deleteImage.bind(.integer(tile.redundant), at: 1)
                 try deleteImage.step()
+            }
+            for repeated in selection.repeats {
+                try point(column: repeated.column, row: repeated.row, z: range.z, at: replaced[repeated.id] ?? repeated.id)
             }
             return (written, kept)
         } catch let error as SQLiteError {
