@@ -113,7 +113,7 @@ public enum Extractor {
                 "source": URL(fileURLWithPath: request.source).standardizedFileURL.path,
                 "extraction_generation": tally.generation.map(String.init),
                 "sync_generation": tally.generation.map(String.init),
-                "area_wkt": (prepared.area.original ?? prepared.area.geometry).wkt,
+                "area_wkt": prepared.area.geometry.wkt,
                 "area_crs": prepared.area.crs,
                 "created": ISO8601DateFormatter().string(from: Date()),
             ], layers: zip(prepared.plans, result.layers).map { ($0, $1.cut) })
@@ -175,7 +175,9 @@ public enum Extractor {
     /// Everything checked and resolved before anything is written.
     struct Prepared: Sendable {
         var request: ExtractRequest
-        var area: ExtractArea
+        var area: AreaOfInterest
+        /// The area in EPSG:4326 (x = longitude), for the manifest and the basemap.
+        var lonLatArea: Geometry
         var plans: [LayerPlan]
         var areas: [String: Geometry]
         var relationships: [Relationship]
@@ -209,12 +211,16 @@ public enum Extractor {
             }
         }
         _ = try crs(request.areaCRS ?? "EPSG:4326", option: "--area-crs")
-        var area = try ExtractArea.parse(request.area, crs: request.areaCRS, context: context)
-        let wgs84 = try crs("EPSG:4326", option: "EPSG:4326")
-        if area.crs.uppercased() != "EPSG:4326" {
-            area = ExtractArea(geometry: try area.geometry(in: wgs84, proj: proj, geos: context),
-                               given: area.given, crs: area.crs, original: area.geometry)
+        let area: AreaOfInterest
+        do { area = try AreaOfInterest(parsing: request.area, crs: request.areaCRS ?? "EPSG:4326", context: context) } catch let error as GeometryError {
+            throw ExtractError(.area, "--\(error.message)")
         }
+        func transformed(into target: CoordinateReferenceSystem) throws -> Geometry {
+            do { return try area.geometry(in: target, proj: proj, geos: context) } catch let error as GeometryError {
+                throw ExtractError(.crs, "cannot transform the area from \(area.crs) to \(target.identity): \(error.message)")
+            }
+        }
+        let lonLatArea = try transformed(into: try crs("EPSG:4326", option: "EPSG:4326"))
         let packageCRS = try request.crs.map { try crs($0, option: "--crs") }
         var packageSRS: SpatialReferenceRow?
         if let packageCRS {
@@ -302,7 +308,7 @@ public enum Extractor {
                     throw ExtractError(.crs, "layer \(layer.name): its CRS (srs_id \(g.srsID)) is unknown to PROJ (\(error))")
                 }
                 layerCRSDefinitions[layer.name] = definition
-                areas[layer.name] = try area.geometry(in: layerCRS, proj: proj, geos: context)
+                areas[layer.name] = try transformed(into: layerCRS)
                 if let packageSRS, packageSRS.srsID != g.srsID {
                     geometry?.srsID = packageSRS.srsID
                     srsRows[packageSRS.srsID] = packageSRS
@@ -325,8 +331,8 @@ public enum Extractor {
                                    sourceCRSDefinition: layerCRSDefinitions[layer.name],
                                    packageCRSDefinition: reprojected ? request.crs : nil))
         }
-        let basemap = try request.tiles.map { try Basemap.plan($0, area: area.geometry, isCancelled: { false }) }
-        return Prepared(request: request, area: area, plans: plans, areas: areas, relationships: relationships,
+        let basemap = try request.tiles.map { try Basemap.plan($0, area: lonLatArea, isCancelled: { false }) }
+        return Prepared(request: request, area: area, lonLatArea: lonLatArea, plans: plans, areas: areas, relationships: relationships,
                         spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap)
     }
 
@@ -376,7 +382,7 @@ public enum Extractor {
         }
         let spatial = layers.filter { $0.cut.spatial }
         if !spatial.isEmpty && spatial.allSatisfy({ $0.selected == 0 }) {
-            warnings.append("the area \(prepared.area.given) holds no features of \(spatial.map(\.name).joined(separator: ", ")); "
+            warnings.append("the area \(prepared.area.text) holds no features of \(spatial.map(\.name).joined(separator: ", ")); "
                 + "the package has no features")
         }
         return Result(layers: layers, generation: tally.generation, replicaID: replicaID, package: package,
@@ -397,8 +403,8 @@ public enum Extractor {
     static func makeManifest(_ prepared: Prepared, result: Result, directory: PackageDirectory,
                              toolVersion: String, tiles: PackageManifest.Tiles?) throws -> PackageManifest {
         let formatter = ISO8601DateFormatter()
-        let wkt = (prepared.area.original ?? prepared.area.geometry).wkt
-        let geojson = try ManifestJSON(parsing: prepared.area.geometry.geoJSON())
+        let wkt = prepared.area.geometry.wkt
+        let geojson = try ManifestJSON(parsing: prepared.lonLatArea.geoJSON())
         var files: [String: Int64] = [:]
         for name in [PackageDirectory.dataFileName, PackageDirectory.basemapFileName] {
             let url = directory.stagingURL.appendingPathComponent(name)

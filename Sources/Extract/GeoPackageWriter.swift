@@ -99,6 +99,9 @@ public final class GeoPackageWriter {
         }
     }
 
+    /// The page cache of the load, in KiB.
+    static let cacheKiB = 2048
+
     /// Creates the file (which must not exist) with the core tables and the three required
     /// spatial reference systems, and opens one transaction for the whole load.
     public init(path: String) throws {
@@ -106,7 +109,10 @@ public final class GeoPackageWriter {
         do {
             connection = try Connection(path: path, mode: .create)
             // A staging file is discarded on any failure, so the load needs no rollback journal.
+            // The page cache is bounded explicitly: pages beyond it spill to the file, so the
+            // load's memory does not grow with the package.
             try connection.execute("""
+                PRAGMA cache_size = -\(Self.cacheKiB);
                 PRAGMA application_id = 1196444487;
                 PRAGMA user_version = 10300;
                 PRAGMA journal_mode = OFF;

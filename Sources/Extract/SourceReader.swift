@@ -21,7 +21,10 @@ final class SourceReader {
     let send: (ExtractMessage) -> Bool
     let isCancelled: () -> Bool
 
+    /// A batch goes to the writer at this many rows or bytes, whichever comes first: with the
+    /// queue's few batches, the bytes in flight stay bounded however large the features are.
     static let batchSize = 512
+    static let batchBytes = 256 << 10
 
     /// Primary keys written, for tables that take part in a relationship.
     private var writtenKeys: [String: Set<Int64>] = [:]
@@ -51,6 +54,8 @@ final class SourceReader {
         do { connection = try Connection(path: sourcePath, mode: .readOnly) } catch {
             throw ExtractError(.source, "cannot open \(sourcePath): \(error)")
         }
+        // SQLite's default cache, stated: the read's memory stays bounded whatever the source's size.
+        try connection.execute("PRAGMA cache_size = -2000")
         let context = try GEOSContext()
         let inPackage = Set(plans.map { $0.name.lowercased() })
         let tracked = Set(relationships.filter {
@@ -78,20 +83,31 @@ final class SourceReader {
                         promoteToMulti: plan.table.geometry?.typeName != plan.info.geometryColumn?.geometryTypeName,
                         transform: try makeTransform(plan), outputSRSID: Int32(truncatingIfNeeded: g.srsID))
                     selectors[plan.name] = selector
-                    var prefilter: String?
-                    var arguments: [SQLiteValue] = []
-                    if plan.info.hasSpatialIndex, let rtree = plan.table.rtreeName, let e = area.envelope {
-                        // The R-tree drives the loop (CROSS JOIN keeps it outermost), so rows
-                        // stream without SQLite first collecting every matching id; its columns
-                        // hide inside the sub-select, so a filter's column names stay unambiguous.
-                        prefilter = "(SELECT id AS pkgbuild_rtree_id FROM \(SQL.identifier(rtree)) "
-                            + "WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?) AS pkgbuild_rtree CROSS JOIN "
-                        arguments = [.real(e.maxX), .real(e.minX), .real(e.maxY), .real(e.minY)]
+                    guard plan.info.hasSpatialIndex, let rtree = plan.table.rtreeName else {
+                        try stream(plan, connection: connection, condition: nil, arguments: [],
+                                   tracked: tracked.contains(plan.name.lowercased()), selector: selector, related: false)
+                        continue
                     }
-                    try stream(plan, connection: connection, condition: prefilter.map { _ in
-                        "\(SQL.identifier(plan.table.name)).\(SQL.identifier(plan.table.primaryKey)) = pkgbuild_rtree_id"
-                    }, arguments: arguments, from: prefilter,
-                    tracked: tracked.contains(plan.name.lowercased()), selector: selector, related: false)
+                    // The R-tree drives the loop (CROSS JOIN keeps it outermost), so rows
+                    // stream without SQLite first collecting every matching id; its columns
+                    // hide inside the sub-select, so a filter's column names stay unambiguous.
+                    // One pass per part's box (an antimeridian box is two), each skipping
+                    // what an earlier box already took, so no row comes twice.
+                    let boxes = Self.prefilterBoxes(area)
+                    for (i, box) in boxes.enumerated() {
+                        var conditions = ["minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?"]
+                        var arguments: [SQLiteValue] = [.real(box.maxX), .real(box.minX), .real(box.maxY), .real(box.minY)]
+                        for earlier in boxes[..<i] {
+                            conditions.append("NOT (minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
+                            arguments += [.real(earlier.maxX), .real(earlier.minX), .real(earlier.maxY), .real(earlier.minY)]
+                        }
+                        let prefilter = "(SELECT id AS pkgbuild_rtree_id FROM \(SQL.identifier(rtree)) "
+                            + "WHERE \(conditions.joined(separator: " AND "))) AS pkgbuild_rtree CROSS JOIN "
+                        try stream(plan, connection: connection,
+                                   condition: "\(SQL.identifier(plan.table.name)).\(SQL.identifier(plan.table.primaryKey)) = pkgbuild_rtree_id",
+                                   arguments: arguments, from: prefilter,
+                                   tracked: tracked.contains(plan.name.lowercased()), selector: selector, related: false)
+                    }
                 }
             }
             if includeRelated {
@@ -100,6 +116,17 @@ final class SourceReader {
             try copyMetadata(connection: connection, inPackage: inPackage)
         }
         return tally
+    }
+
+    /// The boxes the R-tree is asked for: each part's for an area of a few parts (an
+    /// antimeridian box's two halves stay two, not one box around the world), else the
+    /// area's (many parts would make as many passes).
+    static func prefilterBoxes(_ area: Geometry) -> [Envelope] {
+        if case .multiPolygon(let m) = area, (2...8).contains(m.polygons.count) {
+            let boxes = m.polygons.compactMap { Geometry.polygon($0).envelope }
+            if !boxes.isEmpty { return boxes }
+        }
+        return area.envelope.map { [$0] } ?? []
     }
 
     private func checkCancelled() throws {
@@ -123,6 +150,7 @@ final class SourceReader {
         let keyIndex = table.columns.firstIndex { $0.lowercased() == table.primaryKey.lowercased() }
         let keyColumns = relationshipColumns(of: table.name)
         var batch: [PackageRow] = []
+        var batchBytes = 0
         batch.reserveCapacity(Self.batchSize)
         var written = writtenKeys[table.name.lowercased()] ?? []
         var count = 0
@@ -163,11 +191,13 @@ final class SourceReader {
                 }
             }
             batch.append(PackageRow(values: values, envelope: envelope))
+            batchBytes += values.reduce(0) { $0 + $1.byteCount }
             count += 1
-            if batch.count == Self.batchSize {
+            if batch.count == Self.batchSize || batchBytes >= Self.batchBytes {
                 try checkCancelled()
                 guard send(.rows(table: table.name, rows: batch)) else { throw ExtractError(.cancelled, "writer stopped") }
                 batch.removeAll(keepingCapacity: true)
+                batchBytes = 0
             }
         }
         if !batch.isEmpty {
@@ -303,6 +333,17 @@ final class SourceReader {
             try copyRows("gpkg_extensions", where: """
                 lower(table_name) IN (\(names)) AND extension_name != 'gpkg_rtree_index'
                 """)
+        }
+    }
+}
+
+extension SQLiteValue {
+    /// About the memory the value holds, for bounding what is in flight.
+    var byteCount: Int {
+        switch self {
+        case .blob(let b): return 16 + b.count
+        case .text(let t): return 16 + t.utf8.count
+        default: return 16
         }
     }
 }

@@ -113,3 +113,17 @@ extension SelectionOracleTests {
         #expect(result2.status == 0 && result2.stdout.isEmpty && result2.stderr.isEmpty, "\(result2.stdout)\(result2.stderr)")
     }
 }
+
+extension SelectionOracleTests {
+    /// A box across the antimeridian reaches the R-tree as its two halves, not as one box
+    /// around the world (the fixture's ne_antimeridian case checks what gets selected).
+    @Test func antimeridianBoxIsQueriedAsItsTwoHalves() throws {
+        let request = ExtractRequest(area: "170,-25,-170,70", source: TestData.url("naturalearth.gpkg").path,
+                                     layers: ["countries"], register: false, output: "")
+        let prepared = try Extractor.prepare(request)
+        let area = try #require(prepared.areas["countries"])
+        let boxes = SourceReader.prefilterBoxes(area)
+        #expect(boxes == [Envelope(minX: 170, minY: -25, maxX: 180, maxY: 70), Envelope(minX: -180, minY: -25, maxX: -170, maxY: 70)])
+        #expect(prepared.lonLatArea.envelope == Envelope(minX: -180, minY: -25, maxX: 180, maxY: 70))
+    }
+}

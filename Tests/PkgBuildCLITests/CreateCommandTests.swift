@@ -74,7 +74,8 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (["--area=1,1,1,1"], "minx < maxx"),
+        (["--area=1,1,1,1"], "must be less than maxy"),
+        (["--area=1,2,1,3"], "no width"),
         (["--area", "POLYGON((0 0, 1 1"], "--area"),
         (["--area", "LINESTRING(0 0, 1 1)"], "polygon"),
         ([area, "--crs", "EPSG:999999"], "unknown CRS"),
