@@ -394,7 +394,7 @@ public enum Extractor {
         var options: [String: String] = ["clip": "\(request.clip)", "related": "\(request.includeRelated)"]
         if let crs = request.crs { options["crs"] = crs }
         for filter in request.filters { options["where:\(filter.layer)"] = filter.expression }
-        if !request.schemaOnly.isEmpty { options["schemaOnly"] = request.schemaOnly.joined(separator: ",") }
+        if !request.schemaOnly.isEmpty { options["schema_only"] = request.schemaOnly.joined(separator: ",") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: try encoder.encode(options), as: UTF8.self)

@@ -23,7 +23,7 @@ extension PackageDrawing {
             let e4326 = crs == "EPSG:4326" ? e : try Transformer(from: crs, to: "EPSG:4326", context: proj).transform(e)
             features.append(feature(.polygon(e4326.polygon), [
                 "kind": .string("layer extent"), "layer": .string(layer.name), "crs": .string(crs),
-                "geometryType": layer.geometryType.map(ManifestJSON.string) ?? .null,
+                "geometry_type": layer.geometryType.map(ManifestJSON.string) ?? .null,
                 "features": .number(Double(layer.count)),
             ]))
         }
@@ -37,8 +37,8 @@ extension PackageDrawing {
             }
             features.append(feature(.multiPolygon(MultiPolygon(polygons)), [
                 "kind": .string("tile coverage"), "zoom": .number(Double(z.zoom)), "tiles": .number(Double(z.tiles)),
-                "minColumn": .number(Double(z.minColumn)), "maxColumn": .number(Double(z.maxColumn)),
-                "minRow": .number(Double(z.minRow)), "maxRow": .number(Double(z.maxRow)), "bytes": .number(Double(z.bytes)),
+                "min_column": .number(Double(z.minColumn)), "max_column": .number(Double(z.maxColumn)),
+                "min_row": .number(Double(z.minRow)), "max_row": .number(Double(z.maxRow)), "bytes": .number(Double(z.bytes)),
             ]))
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"

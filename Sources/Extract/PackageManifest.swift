@@ -19,6 +19,11 @@ public struct PackageManifest: Sendable, Hashable, Codable {
     /// Files of the package directory, by name, with their size in bytes when built.
     public var files: [String: Int64]
 
+    // The file's keys are snake_case, like the columns of the databases it describes.
+    enum CodingKeys: String, CodingKey {
+        case formatVersion = "format_version", tool, created, replicaID = "replica_id", source, area, layers, tiles, files
+    }
+
     public struct Tool: Sendable, Hashable, Codable {
         public var name: String
         public var version: String
@@ -63,6 +68,10 @@ public struct PackageManifest: Sendable, Hashable, Codable {
         public var crs: String?
         public var count: Int
         public var cut: LayerCut
+
+        enum CodingKeys: String, CodingKey {
+            case name, dataType = "data_type", geometryType = "geometry_type", crs, count, cut
+        }
         public init(name: String, dataType: String, geometryType: String?, crs: String?,
                     count: Int, cut: LayerCut) {
             self.name = name
@@ -81,6 +90,10 @@ public struct PackageManifest: Sendable, Hashable, Codable {
         public var count: Int
         /// The tile source without credentials or a query string.
         public var source: String
+
+        enum CodingKeys: String, CodingKey {
+            case file, minZoom = "min_zoom", maxZoom = "max_zoom", count, source
+        }
         public init(file: String, minZoom: Int, maxZoom: Int, count: Int, source: String) {
             self.file = file
             self.minZoom = minZoom
@@ -120,7 +133,13 @@ public struct PackageManifest: Sendable, Hashable, Codable {
             throw ExtractError(.package, "cannot read \(url.path): \(error.localizedDescription)")
         }
         let manifest: PackageManifest
-        do { manifest = try JSONDecoder().decode(PackageManifest.self, from: data) } catch {
+        let decoder = JSONDecoder()
+        // Packages built before the keys were snake_case wrote them in camelCase
+        // (`formatVersion`, `replicaID`); read those as the same keys.
+        decoder.keyDecodingStrategy = .custom { path in
+            SnakeCaseKey(camelCase: path.last?.stringValue ?? "")
+        }
+        do { manifest = try decoder.decode(PackageManifest.self, from: data) } catch {
             throw ExtractError(.package, "\(url.path) is not a package manifest: \(error)")
         }
         guard manifest.formatVersion == currentFormatVersion else {
@@ -147,6 +166,11 @@ public struct LayerCut: Sendable, Hashable, Codable {
     /// Rows outside the area were added because they are related to rows inside it.
     public var relatedRows: Int
 
+    enum CodingKeys: String, CodingKey {
+        case clipped, filter, reprojectedFrom = "reprojected_from", schemaOnly = "schema_only", spatial,
+             relatedRows = "related_rows"
+    }
+
     public init(clipped: Bool = false, filter: String? = nil, reprojectedFrom: String? = nil,
                 schemaOnly: Bool = false, spatial: Bool = false, relatedRows: Int = 0) {
         self.clipped = clipped
@@ -156,4 +180,31 @@ public struct LayerCut: Sendable, Hashable, Codable {
         self.spatial = spatial
         self.relatedRows = relatedRows
     }
+}
+
+/// A coding key spelt in snake_case: `replicaID` and `replica_id` both become `replica_id`.
+/// Only keys holding capitals change, so GeoJSON members and file names pass unchanged.
+private struct SnakeCaseKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(camelCase key: String) {
+        var out = ""
+        var previousWasLower = false
+        for character in key {
+            if character.isUppercase {
+                // A run of capitals is one word: `replicaID` -> `replica_id`.
+                if previousWasLower { out += "_" }
+                out += character.lowercased()
+                previousWasLower = false
+            } else {
+                out.append(character)
+                previousWasLower = character.isLowercase || character.isNumber
+            }
+        }
+        stringValue = out
+    }
+
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

@@ -27,7 +27,7 @@ import TestSupport
         let create = CLI.run(["create", Self.area, "--features", source, "--tiles", TestData.url("ne_raster_z0-5.mbtiles").path,
                               "--zoom", "0-5", "-o", output, "--json"])
         #expect(create.exitCode == 0, "\(create.stderr)")
-        #expect(create.stdout.contains("\"replicaId\""))
+        #expect(create.stdout.contains("\"replica_id\""))
         let inspect = CLI.run(["inspect", output, "--json"])
         #expect(inspect.exitCode == 0, "\(inspect.stderr)")
         for expected in ["\"name\": \"parks\"", "\"count\": 2", "\"name\": \"airports\"", "\"zoom\": 5"] {

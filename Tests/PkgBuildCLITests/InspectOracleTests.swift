@@ -14,7 +14,7 @@ struct InspectOracleTests {
         let fixture = try InspectFixture()
         let zooms = try #require(try fixture.inspect()["zooms"] as? [[String: Any]])
         let reported = zooms.map { z in
-            ["zoom", "tiles", "minColumn", "maxColumn", "minRow", "maxRow"].map { String(z[$0] as? Int ?? -1) }.joined(separator: "|")
+            ["zoom", "tiles", "min_column", "max_column", "min_row", "max_row"].map { String(z[$0] as? Int ?? -1) }.joined(separator: "|")
         }
         // sqlite3 on the tiles view.
         let sqlite = try fixture.sqlite(fixture.basemap, """
@@ -52,8 +52,8 @@ struct InspectOracleTests {
         let rowsXYZ = (Int(((shift - transform[3]) / tile).rounded(.down)),
                        Int(((shift - transform[3] - Double(size[1]) * transform[5]) / tile - 1e-9).rounded(.down)))
         let n = 1 << (deepest["zoom"] as? Int ?? 0)
-        #expect(columns.0 == deepest["minColumn"] as? Int && columns.1 == deepest["maxColumn"] as? Int, "\(columns)")
-        #expect(n - 1 - rowsXYZ.1 == deepest["minRow"] as? Int && n - 1 - rowsXYZ.0 == deepest["maxRow"] as? Int, "\(rowsXYZ)")
+        #expect(columns.0 == deepest["min_column"] as? Int && columns.1 == deepest["max_column"] as? Int, "\(columns)")
+        #expect(n - 1 - rowsXYZ.1 == deepest["min_row"] as? Int && n - 1 - rowsXYZ.0 == deepest["max_row"] as? Int, "\(rowsXYZ)")
     }
 
     @Test func layersAgreeWithOgrinfo() throws {

@@ -13,7 +13,7 @@ struct InspectWarningTests {
         #expect((report["warnings"] as? [Any])?.isEmpty == true, "\(report["warnings"] ?? "")")
         #expect(report["state"] as? String == "in-sync")
         let replica = try #require(report["replica"] as? [String: Any])
-        #expect(replica["sourceState"] as? String == "active")
+        #expect(replica["source_state"] as? String == "active")
         let text = CLI.run(["inspect", fixture.package])
         #expect(text.exitCode == 0 && text.stdout.contains("No warnings."), "\(text.stdout)")
     }
@@ -70,8 +70,8 @@ struct InspectWarningTests {
         #expect(message.contains("layer parks: 1 invalid geometry") && message.contains("fid \(fid): Self-intersection at (-150.5, 63.25)"),
                 "\(message)")
         let parks = try #require(fixture.layer("parks", in: report))
-        #expect(parks["invalidGeometries"] as? Int == 1)
-        #expect(parks["checkedGeometries"] as? Int == 2)
+        #expect(parks["invalid_geometries"] as? Int == 1)
+        #expect(parks["checked_geometries"] as? Int == 2)
         // The same row that does not decode at all.
         try fixture.sqlite(fixture.data, "UPDATE parks SET geom = X'4750000100000000FFFF' WHERE fid = \(fid)")
         #expect(try fixture.warnings("invalid-geometry").first?.contains("does not decode") == true)
@@ -81,13 +81,13 @@ struct InspectWarningTests {
         let fixture = try InspectFixture()
         let report = try fixture.inspect(["--validity-limit", "1"])
         let parks = try #require(fixture.layer("parks", in: report))
-        #expect(parks["checkedGeometries"] as? Int == 1)
+        #expect(parks["checked_geometries"] as? Int == 1)
         #expect(parks["count"] as? Int == 2)
     }
 
     @Test func manifestNamingAnotherReplica() throws {
         let fixture = try InspectFixture()
-        try fixture.editManifest { $0["replicaID"] = "{00000000-0000-0000-0000-000000000000}" }
+        try fixture.editManifest { $0["replica_id"] = "{00000000-0000-0000-0000-000000000000}" }
         let warnings = try fixture.warnings("manifest-replica")
         #expect(warnings.count == 1 && warnings[0].contains("{00000000-0000-0000-0000-000000000000}"), "\(warnings)")
     }
@@ -163,7 +163,7 @@ struct InspectWarningTests {
         let report = try fixture.inspect()
         #expect(report["state"] as? String == "conflicts")
         let replica = try #require(report["replica"] as? [String: Any])
-        #expect(replica["unresolvedConflicts"] as? Int == 1 && replica["openConflicts"] as? Int == 1)
+        #expect(replica["unresolved_conflicts"] as? Int == 1 && replica["open_conflicts"] as? Int == 1)
         #expect(try fixture.warnings("unresolved-conflicts") == ["1 unresolved conflict from the last sync; see `pkgbuild conflicts` and `pkgbuild resolve`"])
         #expect(CLI.run(["resolve", fixture.package, "--all", "--take", "package"]).exitCode == 0)
         #expect(try fixture.warnings("unresolved-conflicts").isEmpty)
@@ -177,7 +177,7 @@ struct InspectWarningTests {
         let unregister = CLI.run(["source", "unregister", fixture.source, id])
         #expect(unregister.exitCode == 0, "\(unregister.stderr)")
         let report = try fixture.inspect()
-        #expect((report["replica"] as? [String: Any])?["sourceState"] as? String == "unregistered")
+        #expect((report["replica"] as? [String: Any])?["source_state"] as? String == "unregistered")
         #expect(try fixture.warnings("replica-registration").first?.contains("no longer lists replica \(id)") == true)
     }
 
@@ -192,7 +192,7 @@ struct InspectWarningTests {
         let log = try fixture.sqlite(fixture.data, "SELECT operation, count(*) FROM pkgbuild_edits WHERE table_name = 'park_visitors' GROUP BY 1 ORDER BY 1")
         #expect(log == "delete|1\ninsert|2\nupdate|1")
         let report = try fixture.inspect()
-        let pending = try #require(fixture.layer("park_visitors", in: report)?["pendingEdits"] as? [String: Any])
+        let pending = try #require(fixture.layer("park_visitors", in: report)?["pending_edits"] as? [String: Any])
         #expect(pending["inserts"] as? Int == 2 && pending["updates"] as? Int == 1 && pending["deletes"] as? Int == 1)
         #expect(report["state"] as? String == "edited")
         let text = CLI.run(["inspect", fixture.package]).stdout

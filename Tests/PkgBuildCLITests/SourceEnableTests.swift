@@ -44,7 +44,7 @@ import TestSupport
 
         let json = try parseJSONObject(CLI.run(["source", "enable", source, "--json"]).stdout)
         #expect(json["changed"] as? Bool == false)
-        #expect(json["wasEnabled"] as? Bool == true)
+        #expect(json["was_enabled"] as? Bool == true)
         #expect(try sqliteDump(source) == dump)
     }
 
@@ -65,10 +65,10 @@ import TestSupport
         let json = try parseJSONObject(result.stdout)
         let tables = try #require(json["tables"] as? [[String: Any]])
         #expect(tables.count == 1)
-        #expect(tables.first?["globalIDColumn"] as? String == "GlobalID")
-        #expect(tables.first?["globalID"] as? String == "adopted")
+        #expect(tables.first?["global_id_column"] as? String == "GlobalID")
+        #expect(tables.first?["global_id"] as? String == "adopted")
         #expect(json["changed"] as? Bool == true)
-        #expect(json["journalMode"] as? String == journalBefore)
+        #expect(json["journal_mode"] as? String == journalBefore)
         #expect(try sqliteScalar(source, "PRAGMA journal_mode") == journalBefore)
         // Existing ids kept, no second column added.
         #expect(try sqliteScalar(source, "SELECT GlobalID FROM parks WHERE fid = 7") == "{00000000-0000-4000-8000-000000000007}")

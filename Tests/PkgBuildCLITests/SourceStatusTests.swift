@@ -20,7 +20,7 @@ import TestSupport
         #expect(json["source"] as? String == source)
         #expect(json["enabled"] as? Bool == true)
         #expect(json["generation"] as? Int == 0)
-        #expect(json["journalMode"] as? String == "delete")
+        #expect(json["journal_mode"] as? String == "delete")
 
         let tables = try #require(json["tables"] as? [[String: Any]])
         #expect(tables.map { $0["name"] as? String } == ["parks", "airports", "park_visitors"])
@@ -29,7 +29,7 @@ import TestSupport
             let name = try #require(table["name"] as? String)
             #expect(table["rows"] as? Int == (try ogrFeatureCount(source, layer: name)))
             #expect(table["tracked"] as? Bool == true)
-            #expect(table["globalIDColumn"] as? String == "globalid")
+            #expect(table["global_id_column"] as? String == "globalid")
         }
 
         let replicas = try #require(json["replicas"] as? [[String: Any]])

@@ -31,7 +31,7 @@ struct EstimateCommand: Command {
                 members.append(JSONMember("tiles", .object([
                     "total": .int(total),
                     "bytes": result.tileBytes.map { .int($0) } ?? .null,
-                    "perZoom": .array(result.tilesPerZoom.sorted { $0.key < $1.key }.map {
+                    "per_zoom": .array(result.tilesPerZoom.sorted { $0.key < $1.key }.map {
                         .object(["zoom": .int($0.key), "tiles": .int($0.value)])
                     }),
                 ])))

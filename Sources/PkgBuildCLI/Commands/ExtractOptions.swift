@@ -83,14 +83,14 @@ enum ExtractOptions {
     static func json(_ result: Extractor.Result) -> JSONValue {
         .object([
             "package": .string(result.package),
-            "replicaId": .string(result.replicaID),
+            "replica_id": .string(result.replicaID),
             "generation": result.generation.map { .int($0) } ?? .null,
             "layers": .array(result.layers.map { layer in
                 .object([
-                    "name": .string(layer.name), "dataType": .string(layer.dataType),
-                    "geometryType": .string(layer.geometryType), "crs": .string(layer.crs),
+                    "name": .string(layer.name), "data_type": .string(layer.dataType),
+                    "geometry_type": .string(layer.geometryType), "crs": .string(layer.crs),
                     "selected": .int(layer.selected), "related": .int(layer.related),
-                    "skippedInvalid": .int(layer.skippedInvalid), "count": .int(layer.count),
+                    "skipped_invalid": .int(layer.skippedInvalid), "count": .int(layer.count),
                     "cut": .string(layer.cut.summary),
                 ])
             }),

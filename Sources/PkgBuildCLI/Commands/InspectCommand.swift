@@ -145,18 +145,18 @@ struct InspectCommand: Command {
 
     static func json(_ r: PackageInspection.Replica) -> JSON {
         .object([
-            "id": .string(r.id), "extractionGeneration": json(r.extractionGeneration),
-            "syncGeneration": json(r.syncGeneration), "pendingSyncId": .string(r.pendingSyncID),
-            "lastSyncId": .string(r.lastSyncID), "lastSyncAt": .string(r.lastSyncAt),
-            "openConflicts": .int(r.openConflicts), "unresolvedConflicts": .int(r.unresolvedConflicts),
-            "sourceState": .string(r.sourceState),
+            "id": .string(r.id), "extraction_generation": json(r.extractionGeneration),
+            "sync_generation": json(r.syncGeneration), "pending_sync_id": .string(r.pendingSyncID),
+            "last_sync_id": .string(r.lastSyncID), "last_sync_at": .string(r.lastSyncAt),
+            "open_conflicts": .int(r.openConflicts), "unresolved_conflicts": .int(r.unresolvedConflicts),
+            "source_state": .string(r.sourceState),
         ])
     }
 
     static func json(_ c: LayerCut) -> JSON {
         .object(["summary": .string(c.summary), "clipped": .bool(c.clipped), "filter": .string(c.filter),
-                 "reprojectedFrom": .string(c.reprojectedFrom), "schemaOnly": .bool(c.schemaOnly),
-                 "spatial": .bool(c.spatial), "relatedRows": .int(c.relatedRows)])
+                 "reprojected_from": .string(c.reprojectedFrom), "schema_only": .bool(c.schemaOnly),
+                 "spatial": .bool(c.spatial), "related_rows": .int(c.relatedRows)])
     }
 
     static func json(_ p: PackageInspection.PendingEdits) -> JSON {
@@ -167,17 +167,17 @@ struct InspectCommand: Command {
         let pending: JSON = l.pendingEdits.map { json($0) } ?? .null
         let cut: JSON = l.cut.map { json($0) } ?? .null
         return .object([
-            "name": .string(l.name), "dataType": .string(l.dataType), "geometryType": .string(l.geometryType),
+            "name": .string(l.name), "data_type": .string(l.dataType), "geometry_type": .string(l.geometryType),
             "crs": .string(l.crs), "count": .int(l.count), "extent": json(l.extent),
-            "declaredExtent": json(l.declaredExtent), "pendingEdits": pending, "cut": cut,
-            "checkedGeometries": .int(l.checkedGeometries), "invalidGeometries": .int(l.invalidGeometries),
+            "declared_extent": json(l.declaredExtent), "pending_edits": pending, "cut": cut,
+            "checked_geometries": .int(l.checkedGeometries), "invalid_geometries": .int(l.invalidGeometries),
         ])
     }
 
     static func json(_ z: PackageInspection.Zoom) -> JSON {
         .object([
-            "zoom": .int(z.zoom), "tiles": .int(z.tiles), "minColumn": .int(z.minColumn),
-            "maxColumn": .int(z.maxColumn), "minRow": .int(z.minRow), "maxRow": .int(z.maxRow),
+            "zoom": .int(z.zoom), "tiles": .int(z.tiles), "min_column": .int(z.minColumn),
+            "max_column": .int(z.maxColumn), "min_row": .int(z.minRow), "max_row": .int(z.maxRow),
             "bytes": .int(z.bytes),
         ])
     }
@@ -187,10 +187,13 @@ struct InspectCommand: Command {
         let bounds = (try? Geometry(geoJSON: Data(m.area.geojson.text.utf8)))?.envelope
         let tileCount = i.zooms.reduce(0) { $0 + $1.tiles }
         let tiles: JSON = m.tiles.map { t -> JSON in
-            .object(["format": .string(i.tileFormat), "source": .string(t.source), "minZoom": .int(t.minZoom),
-                     "maxZoom": .int(t.maxZoom), "countWhenBuilt": .int(t.count), "count": .int(tileCount)])
+            .object(["format": .string(i.tileFormat), "source": .string(t.source), "min_zoom": .int(t.minZoom),
+                     "max_zoom": .int(t.maxZoom), "count_when_built": .int(t.count), "count": .int(tileCount)])
         } ?? .null
-        let files: [JSONMember] = PackageInspectorFileOrder.sorted(i.files).map { JSONMember($0.key, JSON.int(Int($0.value))) }
+        // An array rather than an object keyed by file name, so that keys stay names of fields.
+        let files: [JSON] = PackageInspectorFileOrder.sorted(i.files).map {
+            .object(["name": .string($0.key), "bytes": .int($0.value)])
+        }
         let warnings: [JSON] = i.warnings.map { .object(["code": .string($0.code.rawValue), "message": .string($0.message)]) }
         let source: JSON = .object(["kind": .string(m.source.kind), "location": .string(m.source.location),
                                     "generation": json(m.source.generation)])
@@ -207,7 +210,7 @@ struct InspectCommand: Command {
             "layers": .array(i.layers.map { json($0) }),
             "tiles": tiles,
             "zooms": .array(i.zooms.map { json($0) }),
-            "files": .object(files),
+            "files": .array(files),
             "warnings": .array(warnings),
         ])
     }

@@ -14,8 +14,8 @@ extension Relationship {
             members.append(JSONMember("storage", "keys"))
         case .mappingTable(let table, let relationName):
             members.append(JSONMember("storage", "mapping-table"))
-            members.append(JSONMember("mappingTable", .string(table)))
-            members.append(JSONMember("relationName", .string(relationName)))
+            members.append(JSONMember("mapping_table", .string(table)))
+            members.append(JSONMember("relation_name", .string(relationName)))
         }
         return .object(members)
     }

@@ -67,12 +67,12 @@ public struct SourceEnableCommand: Command {
 
         if json {
             let tablesJSON = rows.map { table, action -> JSONValue in
-                .object(["name": .string(table.name), "keyColumn": .string(table.keyColumn),
-                         "globalIDColumn": .string(table.globalIDColumn), "globalID": .string(action.rawValue)])
+                .object(["name": .string(table.name), "key_column": .string(table.keyColumn),
+                         "global_id_column": .string(table.globalIDColumn), "global_id": .string(action.rawValue)])
             }
             let report: JSONValue = .object([
                 "source": .string(source), "changed": .bool(changed),
-                "wasEnabled": .bool(before.isEnabled), "journalMode": .string(journalMode),
+                "was_enabled": .bool(before.isEnabled), "journal_mode": .string(journalMode),
                 "generation": .int(generation), "tables": .array(tablesJSON),
             ])
             context.print(report.prettyPrinted)

@@ -90,11 +90,11 @@ public struct SourceStatusCommand: Command {
     func jsonValue(_ report: Report) -> JSONValue {
         let tables = report.tables.map { table -> JSONValue in
             .object(["name": .string(table.name), "kind": .string(table.kind), "rows": .int(table.rowCount),
-                     "tracked": .bool(table.isTracked), "globalIDColumn": .string(table.globalIDColumn)])
+                     "tracked": .bool(table.isTracked), "global_id_column": .string(table.globalIDColumn)])
         }
         let replicas = report.replicas.map(\.jsonValue)
         return .object([
-            "source": .string(source), "enabled": .bool(report.isEnabled), "journalMode": .string(report.journalMode),
+            "source": .string(source), "enabled": .bool(report.isEnabled), "journal_mode": .string(report.journalMode),
             "generation": report.generation.map { .int($0) } ?? .null,
             "tables": .array(tables), "replicas": .array(replicas),
             "relationships": .array(report.relationships.map(\.jsonValue)),

@@ -189,8 +189,8 @@ public struct TilesCommand: Command {
                 "resumed": .int(report.resumed),
                 "absent": .int(report.absent),
                 "bytes": .int(report.bytes),
-                "minzoom": report.zooms.map { JSONValue.int($0.lowerBound) } ?? .null,
-                "maxzoom": report.zooms.map { JSONValue.int($0.upperBound) } ?? .null,
+                "min_zoom": report.zooms.map { JSONValue.int($0.lowerBound) } ?? .null,
+                "max_zoom": report.zooms.map { JSONValue.int($0.upperBound) } ?? .null,
             ]).prettyPrinted)
             return
         }
