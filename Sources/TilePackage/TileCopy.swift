@@ -262,7 +262,9 @@ public enum TileCopy {
             ("scheme", nil),
         ]
         if let written {
-            let centreX = bounds.minX <= bounds.maxX ? (bounds.minX + bounds.maxX) / 2 : bounds.minX
+            // Across the antimeridian the middle is east of west by half the span round it.
+            var centreX = bounds.minX <= bounds.maxX ? (bounds.minX + bounds.maxX) / 2 : (bounds.minX + bounds.maxX + 360) / 2
+            if centreX > 180 { centreX -= 360 }
             let centreZoom = (written.lowerBound + written.upperBound) / 2
             entries += [("minzoom", String(written.lowerBound)), ("maxzoom", String(written.upperBound)),
                         ("center", "\(number(centreX)),\(number((bounds.minY + bounds.maxY) / 2)),\(centreZoom)")]

@@ -6,12 +6,14 @@ extension TileCoverage {
     public static let densifyDegrees = 0.01
 
     /// The coverage of a polygonal area given in lon/lat degrees (EPSG:4326, x = longitude).
-    /// Its edges are straight in degrees, so they are densified before the exact spherical
+    /// An area crossing the antimeridian is split there first (`splitAtAntimeridian`). Its
+    /// edges are straight in degrees, so they are densified before the exact spherical
     /// Mercator formulas take them to metres; then the quadtree walk asks GEOS.
     /// - Throws: `GeometryError` from GEOS, `CancellationError` when `isCancelled` says so.
     public init(lonLatArea area: Geometry, zooms: ClosedRange<Int>, context: GEOSContext,
                 isCancelled: () -> Bool = { false }) throws {
-        let mercator = area.densified(maxSegmentLength: TileCoverage.densifyDegrees).mapCoordinates { c in
+        let split = try TileCoverage.splitAtAntimeridian(area, context: context)
+        let mercator = split.densified(maxSegmentLength: TileCoverage.densifyDegrees).mapCoordinates { c in
             let m = WebMercator.mercator(lon: c.x, lat: c.y)
             return Coordinate(m.x, m.y)
         }

@@ -64,6 +64,20 @@ struct TilesCommandTests {
         #expect(gdal.status == 0, "\(gdal.stderr)")
     }
 
+    @Test func polygonAcrossTheAntimeridianIsCopiedOnBothSidesAndBoundedAcrossIt() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("bering.mbtiles")
+        // The polygon of testdata/fixtures/tiles/antimeridian_coverage.json, edge jumping across.
+        let result = CLI.run(["tiles", "--area", "POLYGON ((165 55, -165 52, -160 66, -175 70, 172 64, 165 55))",
+                              "--zoom", "0-5", "--from", raster, "-o", out])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        // GDAL's tile counts for zooms 0-5 are 1, 2, 4, 4, 6, 14.
+        #expect(try sqlite(out, "SELECT group_concat(n) FROM (SELECT count(*) AS n FROM tiles GROUP BY zoom_level ORDER BY zoom_level)") == "1,2,4,4,6,14")
+        #expect(try sqlite(out, "SELECT min(tile_column) || ' ' || max(tile_column) FROM tiles WHERE zoom_level = 5") == "0 31")
+        #expect(try sqlite(out, "SELECT value FROM metadata WHERE name = 'bounds'") == "165,52,-160,70")
+        #expect(try sqlite(out, "SELECT value FROM metadata WHERE name = 'center'") == "-177.5,61,2")
+    }
+
     @Test func polygonAreaFromAGeoJSONFileTakesFewerTilesThanItsBox() throws {
         let dir = try TemporaryDirectory()
         let file = dir.path("denali.geojson")

@@ -153,8 +153,8 @@ public struct TilesCommand: Command {
 
     /// The area's bounding box in degrees; an antimeridian box keeps west > east.
     private func lonLatBounds(_ area: AreaOfInterest, proj: PROJContext) throws -> Envelope {
-        if area.isLonLat { return area.envelope }
-        return try area.lonLatGeometry(context: proj).envelope ?? area.envelope
+        if area.isLonLat && area.boxes != nil { return area.envelope }
+        return TileCoverage.lonLatBounds(of: try area.lonLatGeometry(context: proj)) ?? area.envelope
     }
 
     private func printPlan(_ coverage: TileCoverage, bytes: Int?, context: CommandContext) {
