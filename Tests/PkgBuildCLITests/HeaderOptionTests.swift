@@ -37,7 +37,7 @@ import TestSupport
             #expect(result.exitCode == 64, "\(argv[0]): \(result.stderr)")
             let firstLine = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
             #expect(firstLine.hasPrefix("Error: The value '"), "\(argv[0]): \(result.stderr)")
-            #expect(firstLine.contains("is invalid for '--header <K: V>'") && firstLine.contains(reason),
+            #expect(firstLine.contains("is invalid for '--header <NAME: VALUE>'") && firstLine.contains(reason),
                     "\(argv[0]): \(result.stderr)")
             // The injected header never reaches the output as a line of its own.
             #expect(!result.stderr.contains("\nInjected"), "\(argv[0]): \(result.stderr)")

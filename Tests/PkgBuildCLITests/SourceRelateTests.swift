@@ -58,12 +58,12 @@ import TestSupport
 
     @Test(arguments: [
         (["--origin", "parks", "--destination", "park_visitors.unit_code"],
-         "The value 'parks' is invalid for '--origin <table.key>': expected TABLE.COLUMN, such as parks.unit_code"),
+         "The value 'parks' is invalid for '--origin <TABLE.COLUMN>': expected TABLE.COLUMN, such as parks.unit_code"),
         (["--origin", "parks.unit_code", "--destination", "park_visitors."],
-         "The value 'park_visitors.' is invalid for '--destination <table.key>': expected TABLE.COLUMN, such as parks.unit_code"),
+         "The value 'park_visitors.' is invalid for '--destination <TABLE.COLUMN>': expected TABLE.COLUMN, such as parks.unit_code"),
         (["--origin", "parks.unit_code", "--destination", "park_visitors.unit_code", "--cardinality", "1:n"],
-         "The value '1:n' is invalid for '--cardinality <kind>': expected one of one-to-one, one-to-many, many-to-many"),
-        (["--destination", "park_visitors.unit_code"], "Missing expected argument '--origin <table.key>'"),
+         "The value '1:n' is invalid for '--cardinality <one-to-one|one-to-many|many-to-many>': expected one of one-to-one, one-to-many, many-to-many"),
+        (["--destination", "park_visitors.unit_code"], "Missing expected argument '--origin <TABLE.COLUMN>'"),
     ])
     func malformedArgumentsAreUsageErrors(arguments: [String], message: String) throws {
         let directory = try TemporaryDirectory()

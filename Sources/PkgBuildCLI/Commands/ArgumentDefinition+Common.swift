@@ -3,6 +3,22 @@ extension ArgumentDefinition {
     static let package = ArgumentDefinition.positional(
         "package", valueName: "AREA.pkg", help: "The package directory.")
 
+    /// `--area`, as `tiles`, `create` and `estimate` take it.
+    static let area = ArgumentDefinition.option(
+        "area", valueName: "BBOX|WKT|@FILE.geojson",
+        help: "The area of interest: minx,miny,maxx,maxy (west > east crosses the antimeridian), WKT "
+            + "polygons, or a GeoJSON file whose polygons are united.",
+        isRequired: true)
+
+    /// `--area-crs`, the CRS `--area` is given in.
+    static let areaCRS = ArgumentDefinition.option(
+        "area-crs", valueName: "CRS", help: "The CRS of --area (EPSG:n, WKT or PROJ).", defaultValue: "EPSG:4326")
+
+    /// `--concurrency`, for an HTTP tile source.
+    static let concurrency = ArgumentDefinition.option(
+        "concurrency", valueName: "N", help: "HTTP requests in flight at once, for a tile URL template.",
+        defaultValue: "8")
+
     /// `--json`, worded the same everywhere: "Print the <what> as JSON."
     static func json(_ what: String) -> ArgumentDefinition {
         .flag("json", help: "Print the \(what) as JSON.")

@@ -17,7 +17,7 @@ struct CreateCommand: Command {
     let json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        request = try ExtractOptions.request(arguments, requireOutput: true)
+        request = try ExtractOptions.request(arguments, writesPackage: true)
         json = arguments.flag("json")
     }
 

@@ -22,7 +22,7 @@ struct EditCommand: Command {
             .repeatingOption("set", valueName: "FIELD=VALUE", help: "Set a field."),
             .repeatingOption("null", valueName: "FIELD", help: "Clear a field to NULL."),
             .option("move", valueName: "X,Y", help: "Move a point feature here, in --input-crs."),
-            .option("geometry", valueName: "WKT|@file.geojson", help: "Replace the geometry, in --input-crs."),
+            .option("geometry", valueName: "WKT|@FILE.geojson", help: "Replace the geometry, in --input-crs."),
             .option("input-crs", valueName: "CRS", help: "The CRS of --move and --geometry.", defaultValue: "EPSG:4326"),
             .flag("delete", help: "Delete the feature. Related rows are kept (and named)."),
             .flag("cascade", help: "With --delete: delete the rows the feature is the origin of, too."),

@@ -5,19 +5,13 @@ struct EstimateCommand: Command {
     static let configuration = CommandConfiguration(
         name: "estimate",
         abstract: "Count the tiles and features `create` would package, writing nothing.",
-        arguments: ExtractOptions.arguments.map { definition in
-            var d = definition
-            if d.name == "output" { d.isRequired = false }
-            return d
-        })
+        arguments: ExtractOptions.planArguments)
 
     let request: ExtractRequest
     let json: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        var request = try ExtractOptions.request(arguments, requireOutput: false)
-        request.output = ""  // nothing is written
-        self.request = request
+        request = try ExtractOptions.request(arguments, writesPackage: false)
         json = arguments.flag("json")
     }
 

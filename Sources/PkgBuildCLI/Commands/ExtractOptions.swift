@@ -2,44 +2,47 @@ import Extract
 
 /// The options `create` and `estimate` share, and turning them into an `ExtractRequest`.
 enum ExtractOptions {
-    static let arguments: [ArgumentDefinition] = [
-        .option("area", valueName: "bbox|WKT|@file.geojson",
-                help: "The area of interest: minx,miny,maxx,maxy, a WKT polygon, or a GeoJSON file.", isRequired: true),
-        .option("area-crs", valueName: "CRS", help: "The CRS of --area (EPSG:n, WKT or PROJ); default EPSG:4326."),
-        .option("features", valueName: "SRC.gpkg", help: "The source geodatabase (a GeoPackage).", isRequired: true),
-        .repeatingOption("layer", valueName: "NAME", help: "A layer to take (repeatable); default every layer."),
+    /// What `estimate` takes too: everything but where and how to write the package.
+    static let planArguments: [ArgumentDefinition] = [
+        .area,
+        .areaCRS,
+        .option("features", valueName: "SRC.gpkg", help: "The source GeoPackage.", isRequired: true),
+        .repeatingOption("layer", valueName: "NAME", help: "A layer to take. (default: every layer)"),
         .repeatingOption("where", valueName: "LAYER:EXPR",
                          help: "Keep only the rows of LAYER meeting the SQL expression (it may only read LAYER)."),
         .flag("clip", help: "Cut features to the area (features that only touch it are dropped)."),
-        .repeatingOption("schema-only", valueName: "LAYER", help: "Copy LAYER's schema without rows (repeatable)."),
+        .repeatingOption("schema-only", valueName: "LAYER", help: "Copy LAYER's schema without rows."),
         .flag("no-related", help: "Do not bring rows related to the area's rows."),
         .flag("skip-invalid", help: "Skip (and count) features whose geometry cannot be read, instead of failing."),
         .option("crs", valueName: "CRS", help: "Reproject every layer into CRS (EPSG:n, WKT or PROJ)."),
-        .option("tiles", valueName: "MBTILES|URL", help: "The basemap: an MBTiles file or an XYZ URL template."),
-        .option("zoom", valueName: "A-B", help: "Zoom levels of the basemap."),
-        .option("max-tiles", valueName: "N", help: "Refuse more tiles than N."),
-        .option("concurrency", valueName: "N", help: "Parallel downloads for an HTTP tile source.", defaultValue: "8"),
+        .option("tiles", valueName: "FILE.mbtiles|URL",
+                help: "The basemap: an MBTiles file, or an XYZ/TMS URL template with {z}, {x}, {y} or {-y}."),
+        .option("zoom", valueName: "MIN-MAX", help: "Zoom levels of the basemap, such as 0-12, or one zoom (needed with --tiles)."),
+        .option("max-tiles", valueName: "N", help: "Refuse to start when the basemap needs more tiles than N. (default: no limit)"),
+        .concurrency,
         HeaderOption.definition,
+        .json("result"),
+    ]
+
+    /// What `create` takes: the plan, and where and how to write it.
+    static let arguments: [ArgumentDefinition] = planArguments.dropLast() + [
         .flag("no-register", help: "Do not register the package as a replica at the source."),
         .option("output", short: "o", valueName: "AREA.pkg", help: "The package directory to write.", isRequired: true),
         .flag("force", help: "Replace an existing package."),
         .json("result"),
     ]
 
-    /// Reads the request from parsed arguments.
+    /// Reads the request from parsed arguments: `arguments` for `create` (`writesPackage`),
+    /// `planArguments` for `estimate`.
     /// - Throws: `UsageError` for malformed values.
-    static func request(_ arguments: ParsedArguments, requireOutput: Bool) throws -> ExtractRequest {
+    static func request(_ arguments: ParsedArguments, writesPackage: Bool) throws -> ExtractRequest {
         var tiles: TilesRequest?
         if let source = try arguments.value("tiles", as: String.self) {
-            guard let zoom = try arguments.value("zoom", as: String.self) else {
-                throw UsageError("--tiles needs --zoom A-B")
+            guard let zoomText = try arguments.value("zoom", as: String.self) else {
+                throw UsageError("--tiles needs --zoom MIN-MAX")
             }
-            let parts = zoom.split(separator: "-").map { Int($0) }
-            guard (1...2).contains(parts.count), let a = parts.first ?? nil, let b = parts.last ?? nil,
-                  a >= 0, b >= a, b <= 24 else {
-                throw UsageError("--zoom \(zoom): expected A-B with 0 <= A <= B <= 24")
-            }
-            tiles = TilesRequest(source: source, minZoom: a, maxZoom: b,
+            let zoom = try TilesCommand.zoomRange(zoomText)
+            tiles = TilesRequest(source: source, minZoom: zoom.lowerBound, maxZoom: zoom.upperBound,
                                  maxTiles: try arguments.value("max-tiles", as: Int.self),
                                  concurrency: try arguments.value("concurrency", as: Int.self) ?? 8,
                                  headers: try HeaderOption.values(arguments).map { "\($0.name): \($0.value)" })
@@ -54,7 +57,8 @@ enum ExtractOptions {
         }
         return ExtractRequest(
             area: try arguments.required("area", as: String.self),
-            areaCRS: try arguments.value("area-crs", as: String.self),
+            // Absent stays nil (EPSG:4326), so an interrupted build resumes under the same key.
+            areaCRS: arguments.isPresent("area-crs") ? try arguments.value("area-crs", as: String.self) : nil,
             source: try arguments.required("features", as: String.self),
             layers: try arguments.values("layer", as: String.self),
             filters: filters,
@@ -64,9 +68,9 @@ enum ExtractOptions {
             skipInvalid: arguments.flag("skip-invalid"),
             crs: try arguments.value("crs", as: String.self),
             tiles: tiles,
-            register: !arguments.flag("no-register"),
-            output: try arguments.value("output", as: String.self) ?? "",
-            force: arguments.flag("force"))
+            register: writesPackage && !arguments.flag("no-register"),
+            output: writesPackage ? try arguments.value("output", as: String.self) ?? "" : "",
+            force: writesPackage && arguments.flag("force"))
     }
 
     /// The per-layer table both commands print.

@@ -6,7 +6,7 @@ import HTTP
 /// error naming the option before any work starts.
 enum HeaderOption {
     static let definition = ArgumentDefinition.repeatingOption(
-        "header", valueName: "K: V",
+        "header", valueName: "NAME: VALUE",
         help: "An HTTP header sent with every tile request (credentials included); never stored.")
 
     /// The headers given, parsed with `HTTPConfiguration.parseHeader`.

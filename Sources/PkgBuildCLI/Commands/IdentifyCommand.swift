@@ -11,10 +11,12 @@ struct IdentifyCommand: Command {
             """,
         arguments: [
             .package,
-            .option("at", valueName: "X,Y", help: "The location, in --input-crs (longitude,latitude by default).",
+            .option("at", valueName: "X,Y", help: "The location, in --input-crs: longitude,latitude in EPSG:4326.",
                     isRequired: true),
             .option("input-crs", valueName: "CRS", help: "The CRS of --at (EPSG:n, WKT or PROJ).", defaultValue: "EPSG:4326"),
-            .option("tolerance", valueName: "25m|5px@z12", help: "How far a feature may be.", defaultValue: "10m"),
+            .option("tolerance", valueName: "DISTANCE",
+                    help: "How far a feature may be: a ground distance (25m, 0.5km) or pixels at a zoom (5px@z12).",
+                    defaultValue: "10m"),
             .repeatingOption("layer", valueName: "NAME", help: "Look only in this layer."),
             .json("features"),
         ])

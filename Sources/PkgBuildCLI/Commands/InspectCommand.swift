@@ -19,7 +19,7 @@ struct InspectCommand: Command {
             .json("report"),
             .flag("geojson", help: "Print the area, the layer extents and the tile coverage as GeoJSON features."),
             .option("svg", valueName: "FILE", help: "Draw the area, the features and one zoom's tiles into an SVG file."),
-            .option("svg-zoom", valueName: "Z", help: "The zoom whose tiles the SVG draws; default the deepest with at most 256 tiles."),
+            .option("svg-zoom", valueName: "Z", help: "The zoom whose tiles the SVG draws. (default: the deepest zoom with at most 256 tiles)"),
             .option("validity-limit", valueName: "N", help: "Geometries per layer checked for validity; a larger layer is sampled.",
                     defaultValue: "100000"),
         ])

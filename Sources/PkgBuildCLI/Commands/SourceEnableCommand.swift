@@ -21,7 +21,7 @@ public struct SourceEnableCommand: Command {
             """,
         arguments: [
             SourceCommand.sourceArgument,
-            .repeatingOption("table", valueName: "name", help: "A table to track (default: all)."),
+            .repeatingOption("table", valueName: "NAME", help: "A table to track. (default: every feature and attribute table)"),
             .flag("no-wal", help: "Keep the file's journal mode instead of switching to WAL."),
             .json("result"),
         ])
@@ -35,7 +35,7 @@ public struct SourceEnableCommand: Command {
         source = try arguments.required("source")
         tables = try arguments.values("table")
         if let empty = tables.first(where: { $0.isEmpty }) {
-            throw UsageError("The value '\(empty)' is invalid for '--table <name>': expected a table name")
+            throw UsageError("The value '\(empty)' is invalid for '--table <NAME>': expected a table name")
         }
         useWAL = !arguments.flag("no-wal")
         json = arguments.flag("json")

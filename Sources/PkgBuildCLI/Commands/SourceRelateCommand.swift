@@ -13,13 +13,14 @@ public struct SourceRelateCommand: Command {
             """,
         arguments: [
             SourceCommand.sourceArgument,
-            .option("origin", valueName: "table.key", help: "The origin table and its key column.",
+            .option("origin", valueName: "TABLE.COLUMN", help: "The origin table and its key column.",
                     isRequired: true),
-            .option("destination", valueName: "table.key",
+            .option("destination", valueName: "TABLE.COLUMN",
                     help: "The destination table and its foreign key column.", isRequired: true),
-            .option("cardinality", valueName: "kind",
-                    help: "one-to-one, one-to-many or many-to-many.", defaultValue: Cardinality.oneToMany.rawValue),
-            .option("name", valueName: "name", help: "The relationship's name (default: <origin>_<destination>)."),
+            .option("cardinality", valueName: Cardinality.allCases.map(\.rawValue).joined(separator: "|"),
+                    help: "How many destination rows an origin row may have, and the other way round.",
+                    defaultValue: Cardinality.oneToMany.rawValue),
+            .option("name", valueName: "NAME", help: "The relationship's name. (default: ORIGIN_DESTINATION, the two table names)"),
             .json("relationship"),
         ])
 
@@ -37,7 +38,7 @@ public struct SourceRelateCommand: Command {
         cardinality = try arguments.required("cardinality")
         name = try arguments.value("name")
         if name?.isEmpty == true {
-            throw UsageError("The value '' is invalid for '--name <name>': expected a non-empty name")
+            throw UsageError("The value '' is invalid for '--name <NAME>': expected a non-empty name")
         }
         json = arguments.flag("json")
     }

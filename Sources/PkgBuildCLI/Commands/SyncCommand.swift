@@ -14,9 +14,11 @@ struct SyncCommand: Command {
             """,
         arguments: [
             .package,
-            .option("source", valueName: "SRC", help: "The source geodatabase; default the one the manifest names."),
-            .option("direction", valueName: "bidirectional|upload|download", help: "Which way changes travel (default bidirectional)."),
-            .option("on-conflict", valueName: "fail|source-wins|package-wins", help: "How conflicts are settled (default fail)."),
+            .option("source", valueName: "SRC.gpkg", help: "The source GeoPackage. (default: the one the manifest names)"),
+            .option("direction", valueName: "bidirectional|upload|download", help: "Which way changes travel.",
+                    defaultValue: SyncDirection.bidirectional.rawValue),
+            .option("on-conflict", valueName: "fail|source-wins|package-wins", help: "How conflicts are settled.",
+                    defaultValue: ConflictPolicy.fail.rawValue),
             .flag("dry-run", help: "Report what would happen; change nothing on either side."),
             .json("report"),
         ])
@@ -91,7 +93,7 @@ struct ResolveCommand: Command {
             .flag("all", help: "Every open conflict."),
             .option("id", valueName: "GLOBALID", help: "The conflicts of one row."),
             .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),
-            .option("take", valueName: "package|source", help: "The side whose value wins."),
+            .option("take", valueName: "package|source", help: "The side whose value wins.", isRequired: true),
         ])
 
     let package: String
