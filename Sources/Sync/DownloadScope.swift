@@ -14,6 +14,7 @@ final class DownloadScope {
     private var areas: [String: (area: Geometry, prepared: PreparedGeometry)] = [:]
     private let source: Connection
     private let package: Connection
+    private let projections: LayerProjections
     private var filterStatements: [String: Statement] = [:]
     private var relatedStatements: [String: Statement] = [:]
     /// Per related-only table (lower-cased): its key-based links to spatial tables, as
@@ -29,8 +30,10 @@ final class DownloadScope {
     ///   - tables: the synced tables; a table without a spatial cut that is linked to a
     ///     spatial one by a relationship is related-only, as `create` took it.
     ///   - relationships: the package's relationships.
+    ///   - projections: the transformations of reprojected tables into the package's CRS.
     init(areas: [String: Geometry], source: Connection, package: Connection, tables: [SyncTable],
-         relationships: [Relationship]) throws {
+         relationships: [Relationship], projections: LayerProjections) throws {
+        self.projections = projections
         geos = try GEOSContext()
         for (table, area) in areas { self.areas[table] = (area, try geos.prepare(area)) }
         self.source = source
@@ -72,8 +75,12 @@ final class DownloadScope {
     }
 
     /// The geometry blob the package stores for a source geometry: cut to the area for a
-    /// clipped layer, unchanged otherwise.
+    /// clipped layer, then transformed into the package's CRS for a reprojected one.
     func packageGeometry(_ value: SQLiteValue, of table: SyncTable) throws -> SQLiteValue {
+        try projections.toPackage(try clipped(value, of: table), of: table)
+    }
+
+    private func clipped(_ value: SQLiteValue, of table: SyncTable) throws -> SQLiteValue {
         guard table.cut.clipped, let area = areas[table.name.lowercased()]?.area, case .blob(let bytes) = value,
               let decoded = try? GeoPackageBinary(bytes: bytes), !decoded.isEmpty else { return value }
         guard let clipped = try geos.clip(decoded.geometry, to: area) else { return .null }

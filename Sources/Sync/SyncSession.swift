@@ -70,8 +70,10 @@ public final class SyncSession {
         let tables = try SyncTables.load(package: package.connection, source: source.connection,
                                          manifest: files.manifest)
         let areas = try SyncTables.areas(for: tables, state: state, manifest: files.manifest, source: source.connection)
+        let projections = try LayerProjections(tables: tables, package: try GeoPackageSchema.read(from: package.connection),
+                                               source: try GeoPackageSchema.read(from: source.connection))
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
-                          tables: tables, areas: areas, sourcePath: sourcePath)
+                          tables: tables, areas: areas, projections: projections, sourcePath: sourcePath)
         return try run.execute()
     }
 }
@@ -111,13 +113,14 @@ private final class SyncRun {
     let tables: [SyncTable]
     let tablesByName: [String: SyncTable]
     let areas: [String: Geometry]
+    let projections: LayerProjections
     let sourcePath: String
     let comparator: ValueComparator
     let packageRows: RowStore
     let sourceRows: RowStore
 
     init(session: SyncSession, package: Connection, source: Connection, state: PackageSyncState,
-         tables: [SyncTable], areas: [String: Geometry], sourcePath: String) {
+         tables: [SyncTable], areas: [String: Geometry], projections: LayerProjections, sourcePath: String) {
         options = session.options
         packageURL = session.packageURL
         self.package = package
@@ -126,6 +129,7 @@ private final class SyncRun {
         self.tables = tables
         tablesByName = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         self.areas = areas
+        self.projections = projections
         self.sourcePath = sourcePath
         // A GEOS context cannot fail to be made short of memory; surface it anyway.
         comparator = (try? ValueComparator()) ?? { preconditionFailure("GEOS context") }()
@@ -251,7 +255,8 @@ private final class SyncRun {
         // 4. Download into the package, in its open transaction.
         let generation = try SourceGeodatabase(connection: source).generation()
         let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
-                                      relationships: try GeoPackageSchema.read(from: package).relationships)
+                                      relationships: try GeoPackageSchema.read(from: package).relationships,
+                                      projections: projections)
         var done = Set<RowKey>()
         // Rows this sync uploaded take the source's row (merged columns, source-wins).
         for change in changes {
@@ -327,8 +332,19 @@ private final class SyncRun {
         var plans: [(PendingChange, SyncTable, RowReconciliation)] = []
         for change in changes {
             guard let table = tablesByName[change.table.lowercased()] else { continue }
-            let sourceRow = try sourceRows.row(change.globalID, in: table)
-            let result = reconciler.reconcile(change, in: table, sourceRow: sourceRow)
+            var result: RowReconciliation
+            do {
+                // A reprojected layer reconciles in the package's CRS, where its base is; what
+                // goes up is transformed back.
+                let sourceRow = try sourceRows.row(change.globalID, in: table).map { try projections.inPackageCRS($0, of: table) }
+                result = reconciler.reconcile(change, in: table, sourceRow: sourceRow)
+                result.sourceAction = try projections.inSourceCRS(result.sourceAction, of: table)
+            } catch let error as SyncError where error.kind == .unsupportedLayer {
+                // A geometry PROJ cannot transform is this row's problem, not the sync's.
+                result = RowReconciliation(conflicts: [Conflict(table: table.name, globalID: change.globalID, column: table.geometryColumn,
+                                                                kind: .constraint, packageValue: change.operation.rawValue,
+                                                                message: error.message)])
+            }
             outcome.conflicts += result.conflicts
             let geometryEdited = table.geometryColumn.map { change.changedColumns.contains($0) } ?? false
             if result.leavesRowsEqual && !geometryEdited && change.operation != .insert {

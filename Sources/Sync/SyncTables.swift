@@ -30,12 +30,6 @@ enum SyncTables {
             let packageLayer = packageSchema.layer(named: tracked.name)
             let sourceLayer = sourceSchema.layer(named: sourceTable.name)
             let geometry = packageLayer?.geometryColumn
-            if let reprojected = cut?.reprojectedFrom {
-                throw SyncError(.unsupportedLayer, """
-                    layer '\(tracked.name)' was reprojected from \(reprojected) when the package was built; \
-                    transforming its edits back is not supported by this version of sync
-                    """)
-            }
             return SyncTable(name: tracked.name, keyColumn: tracked.keyColumn, globalIDColumn: tracked.globalIDColumn,
                              columns: tracked.columns, geometryColumn: geometry?.name, packageSRSID: geometry?.srsID,
                              sourceSRSID: sourceLayer?.geometryColumn?.srsID,
@@ -82,32 +76,43 @@ enum SyncTables {
     }
 
     /// The area of interest per spatial table, in the CRS of the table's geometries at the
-    /// source: from the manifest (the area as given, or its EPSG:4326 GeoJSON), else from the
-    /// replica registry. Empty when the package has no area (every row is in).
+    /// source (where rows are selected): the area as recorded (the package's state, else the
+    /// manifest), transformed with its edges densified when the layer is in another CRS, as
+    /// `create` selected it. Empty when the package has no area (every row is in).
+    /// - Throws: ``SyncError`` (`unsupportedLayer`) when PROJ does not know a CRS or cannot
+    ///   take the area into a layer's.
     static func areas(for tables: [SyncTable], state: PackageSyncState, manifest: PackageManifest?,
                       source: Connection) throws -> [String: Geometry] {
         let wkt = state.areaWKT ?? manifest?.area.wkt
-        let crs = state.areaWKT != nil ? state.areaCRS : manifest?.area.crs
+        let crs = (state.areaWKT != nil ? state.areaCRS : manifest?.area.crs) ?? "EPSG:4326"
         guard let wkt, !wkt.isEmpty else { return [:] }
         let schema = try GeoPackageSchema.read(from: source)
+        let geos = try GEOSContext()
+        let proj = try PROJContext()
+        let area: AreaOfInterest
+        do { area = try AreaOfInterest(parsing: wkt, crs: crs, context: geos) } catch {
+            throw SyncError(.notAPackage, "the package's area (\(crs)) cannot be read: \(error)")
+        }
         var areas: [String: Geometry] = [:]
         for table in tables where table.cut.spatial && table.geometryColumn != nil {
-            let authority = table.sourceSRSID.flatMap { schema.spatialReferenceSystem(id: $0)?.authorityCode }
-            if crs == nil || normalized(crs) == normalized(authority) {
-                areas[table.name.lowercased()] = try Geometry(wkt: wkt)
-            } else if normalized(authority) == "EPSG:4326", let geojson = manifest?.area.geojson {
-                areas[table.name.lowercased()] = try Geometry(geoJSON: Data(geojson.text.utf8))
-            } else {
+            guard let srsID = table.sourceSRSID, let srs = schema.spatialReferenceSystem(id: srsID) else {
+                areas[table.name.lowercased()] = area.geometry
+                continue
+            }
+            let definition = SpatialReferenceDefinition.of(srs)
+            do {
+                let layerCRS = try CoordinateReferenceSystem(definition, context: proj)
+                // The same densification `create` used, so both select the same rows.
+                var geometry = try area.geometry(in: layerCRS, context: proj, segments: 64)
+                if try !geos.validity(geometry).isValid { geometry = try geos.makeValid(geometry) }
+                areas[table.name.lowercased()] = geometry
+            } catch {
                 throw SyncError(.unsupportedLayer, """
-                    the package's area is in \(crs ?? "an unknown CRS") but layer '\(table.name)' is in \
-                    \(authority ?? "an unknown CRS") at the source; this version of sync needs them to match
+                    cannot take the package's area from \(crs) into the CRS of layer '\(table.name)' at the source \
+                    (srs_id \(srsID)): \(error)
                     """)
             }
         }
         return areas
-    }
-
-    private static func normalized(_ crs: String?) -> String? {
-        crs?.uppercased().replacingOccurrences(of: " ", with: "")
     }
 }
