@@ -57,11 +57,23 @@ public enum Extractor {
     /// Builds the package: validates everything first (nothing is written for bad input),
     /// reads the source in one transaction on a worker thread while this thread writes
     /// data.gpkg, then writes the manifest and renames the package into place.
+    ///
+    /// A replica that an interrupted run of the same output registered (pending, its package
+    /// never completed) is unregistered, so the re-run leaves one replica for one package.
+    /// - Parameter checkpoint: for tests: called at each ``ExtractCheckpoint``; an error it
+    ///   throws ends the build there as a crash would (nothing cleaned up behind it).
     public static func create(_ request: ExtractRequest, toolVersion: String = "0",
-                              isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> Result {
+                              isCancelled: @escaping @Sendable () -> Bool = { false },
+                              checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
         let prepared = try prepare(request)
         let output = URL(fileURLWithPath: request.output).standardizedFileURL
         let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force)
+        let abandoned = directory.abandonedReplica.map(discardAbandoned) ?? []
+        @Sendable func reach(_ point: ExtractCheckpoint) throws {
+            do { try checkpoint?(point) } catch { throw CheckpointStop(underlying: error) }
+        }
+        // The replica registered by this run, until its package is in place.
+        var registered: (source: SourceGeodatabase, id: String)?
         do {
             let writer = try GeoPackageWriter(path: directory.dataURL.path)
             for srs in prepared.spatialReferenceSystems { try writer.addSpatialReferenceSystem(srs) }
@@ -69,7 +81,8 @@ public enum Extractor {
             let outcome = WorkerOutcome()
             let worker = Thread {
                 do {
-                    outcome.tally = try read(prepared, send: { queue.put($0) }, isCancelled: isCancelled)
+                    outcome.tally = try read(prepared, send: { queue.put($0) }, isCancelled: isCancelled,
+                                             snapshotRead: { try reach(.snapshotRead) })
                 } catch {
                     outcome.error = error
                 }
@@ -100,6 +113,7 @@ public enum Extractor {
             try writer.finish()
             let replicaID: String? = request.register ? GlobalID.make() : nil
             var result = result(prepared, tally: tally, replicaID: replicaID, package: output.path)
+            result.warnings += abandoned
             // Edits made in the package from now on are recorded, whoever makes them.
             let tracked = prepared.plans.filter { $0.info.globalIDColumn != nil }.map(\.name)
             if !tracked.isEmpty {
@@ -143,6 +157,9 @@ public enum Extractor {
                     throw ExtractError(.registration, "cannot open \(request.source) to register the replica: \(error)")
                 }
                 let s = SourceGeodatabase(geoPackage)
+                // Recorded first, so that a re-run can find the replica if this run stops
+                // before the package is in place.
+                try directory.recordPendingReplica(id: replicaID, source: request.source)
                 do {
                     try s.registerReplica(ReplicaRegistration(
                         id: replicaID, name: output.lastPathComponent, generation: tally.generation ?? 0,
@@ -152,21 +169,45 @@ public enum Extractor {
                     throw ExtractError(.registration, "cannot register the replica at \(request.source): \(error)")
                 }
                 source = s
+                registered = (s, replicaID)
+                try reach(.registered)
             }
             try directory.commit()
+            registered = nil
             if let replicaID, let source {
+                try reach(.renamed)
                 do { try source.activateReplica(id: replicaID) } catch {
                     result.warnings.append("the package is complete but replica \(replicaID) stays pending at the source: \(error)")
                 }
             }
             return result
+        } catch let stop as CheckpointStop {
+            throw stop.underlying
         } catch let error as ExtractError where error.kind == .cancelled {
             throw ExtractError(.cancelled, "cancelled; the unfinished package is kept in \(directory.stagingURL.path) "
                 + "and a re-run of the same command resumes it")
         } catch {
             directory.discard()
+            // Its package will not exist: a pending replica would only mislead.
+            if let registered { try? registered.source.unregisterReplica(id: registered.id) }
             if let e = error as? ExtractError { throw e }
             throw ExtractError(.failure, "cannot build \(output.path): \(error)")
+        }
+    }
+
+    /// Unregisters the replica an interrupted run registered, when it is still pending (its
+    /// package never reached its final name, and the work it left is being redone or thrown
+    /// away). Returns warnings: what was done, or why the replica stays pending.
+    static func discardAbandoned(_ abandoned: PackageDirectory.PendingReplica) -> [String] {
+        do {
+            let source = SourceGeodatabase(try GeoPackage(path: abandoned.source, busyTimeout: 10))
+            guard let replica = try source.replica(id: abandoned.id), replica.state == .pending else { return [] }
+            try source.unregisterReplica(id: abandoned.id)
+            return ["unregistered replica \(abandoned.id) from \(abandoned.source): an interrupted run registered it "
+                + "and never completed its package"]
+        } catch {
+            return ["replica \(abandoned.id) registered by an interrupted run stays pending at \(abandoned.source) "
+                + "(\(error)); remove it with 'pkgbuild source unregister \(abandoned.source) \(abandoned.id)'"]
         }
     }
 
@@ -337,7 +378,7 @@ public enum Extractor {
     }
 
     static func read(_ prepared: Prepared, send: @escaping (ExtractMessage) -> Bool,
-                     isCancelled: @escaping () -> Bool) throws -> ExtractTally {
+                     isCancelled: @escaping () -> Bool, snapshotRead: () throws -> Void = {}) throws -> ExtractTally {
         let reader = SourceReader(
             sourcePath: prepared.request.source, plans: prepared.plans, areas: prepared.areas,
             relationships: prepared.relationships, clip: prepared.request.clip,
@@ -346,8 +387,12 @@ public enum Extractor {
         do {
             return try reader.run(generation: { connection in
                 let source = SourceGeodatabase(connection: connection)
-                return try source.isEnabled() ? try source.generation() : nil
+                let generation = try source.isEnabled() ? try source.generation() : nil
+                try snapshotRead()
+                return generation
             })
+        } catch let stop as CheckpointStop {
+            throw stop
         } catch let error as ExtractError {
             throw error
         } catch {

@@ -11,8 +11,19 @@ import Glibc
 /// belongs to. A re-run of the same request resumes it (the basemap keeps the tiles already
 /// written; data.gpkg is always extracted afresh, because one consistent generation of the
 /// source must be read in one transaction); a different request discards it.
+///
+/// A run that registers its replica first records it in `pending-replica.json`, so that when
+/// it stops before the rename, the next run for that output finds the pending replica
+/// (``abandonedReplica``) and can unregister it.
 public struct PackageDirectory: Sendable {
     public static let stateFileName = "build.json"
+    public static let pendingReplicaFileName = "pending-replica.json"
+
+    /// A replica an earlier, unfinished run registered at its source.
+    public struct PendingReplica: Sendable, Hashable, Codable {
+        public var id: String
+        public var source: String
+    }
     public static let dataFileName = "data.gpkg"
     public static let basemapFileName = "basemap.mbtiles"
 
@@ -22,6 +33,8 @@ public struct PackageDirectory: Sendable {
     public let stagingURL: URL
     /// True when a previous run of the same request left work here that this run continues.
     public let resumed: Bool
+    /// The replica an earlier, unfinished run for this output registered, if it recorded one.
+    public let abandonedReplica: PendingReplica?
 
     public var dataURL: URL { stagingURL.appendingPathComponent(Self.dataFileName) }
     public var basemapURL: URL { stagingURL.appendingPathComponent(Self.basemapFileName) }
@@ -60,13 +73,16 @@ public struct PackageDirectory: Sendable {
         let staging = stagingURL(for: output)
         let state = staging.appendingPathComponent(stateFileName)
         var resumed = false
+        var abandoned: PendingReplica?
         if fm.fileExists(atPath: staging.path) {
+            let pendingURL = staging.appendingPathComponent(pendingReplicaFileName)
+            abandoned = (try? Data(contentsOf: pendingURL)).flatMap { try? JSONDecoder().decode(PendingReplica.self, from: $0) }
             let previous = (try? String(contentsOf: state, encoding: .utf8)) ?? ""
             if previous == fingerprint {
                 resumed = true
                 // data.gpkg is never resumed: a fresh read transaction gives one generation.
                 for name in [dataFileName, dataFileName + "-journal", dataFileName + "-wal",
-                             dataFileName + "-shm", PackageManifest.fileName] {
+                             dataFileName + "-shm", PackageManifest.fileName, pendingReplicaFileName] {
                     try? fm.removeItem(at: staging.appendingPathComponent(name))
                 }
             } else {
@@ -88,7 +104,17 @@ public struct PackageDirectory: Sendable {
         } catch {
             throw ExtractError(.output, "cannot write \(state.path): \(error.localizedDescription)")
         }
-        return PackageDirectory(finalURL: output, stagingURL: staging, resumed: resumed)
+        return PackageDirectory(finalURL: output, stagingURL: staging, resumed: resumed, abandonedReplica: abandoned)
+    }
+
+    /// Records the replica this run is about to register, for a later run to find if this
+    /// one stops before ``commit()``.
+    public func recordPendingReplica(id: String, source: String) throws {
+        let url = stagingURL.appendingPathComponent(Self.pendingReplicaFileName)
+        let record = PendingReplica(id: id, source: URL(fileURLWithPath: source).standardizedFileURL.path)
+        do { try JSONEncoder().encode(record).write(to: url, options: .atomic) } catch {
+            throw ExtractError(.output, "cannot write \(url.path): \(error.localizedDescription)")
+        }
     }
 
     /// Throws away the work in progress (after a failure that should not be resumed).
@@ -101,6 +127,7 @@ public struct PackageDirectory: Sendable {
     public func commit() throws {
         let fm = FileManager.default
         try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.stateFileName))
+        try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.pendingReplicaFileName))
         if fm.fileExists(atPath: finalURL.path) {
             if Self.exchange(stagingURL.path, finalURL.path) {
                 try? fm.removeItem(at: stagingURL)  // now holds the old package

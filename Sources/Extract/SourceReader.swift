@@ -51,7 +51,8 @@ final class SourceReader {
     /// Reads everything; returns what was found.
     func run(generation readGeneration: (Connection) throws -> Int64?) throws -> ExtractTally {
         let connection: Connection
-        do { connection = try Connection(path: sourcePath, mode: .readOnly) } catch {
+        // A source in rollback-journal mode is locked while an office edit commits: wait for it.
+        do { connection = try Connection(path: sourcePath, mode: .readOnly, busyTimeout: 30) } catch {
             throw ExtractError(.source, "cannot open \(sourcePath): \(error)")
         }
         // SQLite's default cache, stated: the read's memory stays bounded whatever the source's size.

@@ -23,8 +23,15 @@ struct CreateCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let cancellation = context.cancellation
-        let result = try Extractor.create(request, toolVersion: PkgBuildVersion.current,
+        let result: Extractor.Result
+        do {
+            result = try Extractor.create(request, toolVersion: PkgBuildVersion.current,
                                           isCancelled: { cancellation.isCancelled })
+        } catch let error as ExtractError where error.kind == .cancelled {
+            // Ctrl-C: the same exit code as every command of the CLI.
+            context.printError("Interrupted: \(error.message)")
+            throw ExitCode.interrupted
+        }
         for warning in result.warnings { context.warn(warning) }
         if json {
             context.print(ExtractOptions.json(result).prettyPrinted)
