@@ -102,10 +102,8 @@ enum SyncTables {
             let definition = SpatialReferenceDefinition.of(srs)
             do {
                 let layerCRS = try CoordinateReferenceSystem(definition, context: proj)
-                // The same densification `create` used, so both select the same rows.
-                var geometry = try area.geometry(in: layerCRS, context: proj, segments: 64)
-                if try !geos.validity(geometry).isValid { geometry = try geos.makeValid(geometry) }
-                areas[table.name.lowercased()] = geometry
+                // As `create` took it, so both select the same rows.
+                areas[table.name.lowercased()] = try area.geometry(in: layerCRS, proj: proj, geos: geos)
             } catch {
                 throw SyncError(.unsupportedLayer, """
                     cannot take the package's area from \(crs) into the CRS of layer '\(table.name)' at the source \

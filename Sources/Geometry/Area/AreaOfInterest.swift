@@ -69,21 +69,12 @@ public struct AreaOfInterest: Sendable {
     /// - Throws: `GeometryError` from PROJ (unknown CRS, coordinates it cannot transform).
     public func lonLatGeometry(context: PROJContext, segments: Double = 100) throws -> Geometry {
         if isLonLat { return geometry }
-        return try geometry(in: CoordinateReferenceSystem("EPSG:4326", context: context), context: context, segments: segments)
-    }
-
-    /// The area in another CRS (a layer's, to select its rows), its edges densified in its
-    /// own CRS first so that they stay where the user drew them: straight lines in `crs`.
-    /// Unchanged when `target` is the area's own CRS.
-    /// - Parameter segments: pieces each edge of the bounding box's size is cut into.
-    /// - Throws: `GeometryError` from PROJ (unknown CRS, coordinates it cannot transform).
-    public func geometry(in target: CoordinateReferenceSystem, context: PROJContext, segments: Double = 100) throws -> Geometry {
-        let own = try CoordinateReferenceSystem(crs, context: context)
-        if own.identity == target.identity { return geometry }
         let e = envelope
         let step = max(e.width, e.height) / segments
         let dense = step > 0 ? geometry.densified(maxSegmentLength: step) : geometry
-        return try Transformer(from: own, to: target, context: context).transform(dense)
+        let transformer = try Transformer(from: CoordinateReferenceSystem(crs, context: context),
+                                          to: CoordinateReferenceSystem("EPSG:4326", context: context), context: context)
+        return try transformer.transform(dense)
     }
 
     static func isLonLat(_ crs: String) -> Bool {
