@@ -61,11 +61,17 @@ public final class SyncSession {
         guard try sourceGDB.isEnabled() else {
             throw SyncError(.source, "source \(sourcePath) is not sync-enabled")
         }
-        guard try sourceGDB.replica(id: state.replicaID) != nil else {
+        guard let replica = try sourceGDB.replica(id: state.replicaID) else {
             throw SyncError(.source, """
                 replica \(state.replicaID) of \(packageURL.path) is not registered at \(sourcePath) \
                 (it was unregistered, or the package was built from another source)
                 """)
+        }
+        // `create` registers the replica as pending, renames the package into place, then
+        // activates it. A crash between the last two leaves a complete package whose replica
+        // is still pending; the package in hand proves the build finished, so activate it.
+        if replica.state == .pending && !options.dryRun {
+            try sourceGDB.activateReplica(id: replica.id)
         }
         let tables = try SyncTables.load(package: package.connection, source: source.connection,
                                          manifest: files.manifest)

@@ -76,6 +76,24 @@ import Testing
         #expect(result.stderr.contains("is not registered"))
     }
 
+    /// A build that crashed after renaming the package into place but before activating its
+    /// replica leaves the replica pending; the first sync of that package activates it.
+    @Test func pendingReplicaIsActivatedByItsPackagesSync() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let id = try PackageSyncState.read(fixture.openPackage(url).connection).replicaID
+        let source = try fixture.openSource().connection
+        try source.execute("UPDATE pkgbuild_replicas SET state = 'pending' WHERE replica_id = ?", [.text(id)])
+
+        let dryRun = CLI.run(["sync", url.path, "--source", fixture.sourcePath, "--dry-run"])
+        #expect(dryRun.exitCode == 0, "\(dryRun.stderr)")
+        #expect(try source.scalar("SELECT state FROM pkgbuild_replicas WHERE replica_id = ?", [.text(id)]) == "pending")
+
+        let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(try source.scalar("SELECT state FROM pkgbuild_replicas WHERE replica_id = ?", [.text(id)]) == "active")
+    }
+
     @Test func changedSourceSchemaIsRefused() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage()
