@@ -115,7 +115,11 @@ public enum Extractor {
             var result = result(prepared, tally: tally, replicaID: replicaID, package: output.path)
             result.warnings += abandoned
             // Edits made in the package from now on are recorded, whoever makes them.
-            let tracked = prepared.plans.filter { $0.info.globalIDColumn != nil }.map(\.name)
+            // Related Tables mapping tables copied with their global ids: their links sync too.
+            let mappings = try Set(prepared.relationships.compactMap(\.mappingTable)).sorted().filter {
+                try writer.database.scalar("SELECT 1 FROM pragma_table_info(?) WHERE lower(name) = 'globalid'", [.text($0)]) != nil
+            }
+            let tracked = prepared.plans.filter { $0.info.globalIDColumn != nil }.map(\.name) + mappings
             if !tracked.isEmpty {
                 do { try PackageChangeTracking(connection: writer.database).install(tables: tracked) } catch {
                     throw ExtractError(.failure, "cannot install change tracking in the package: \(error)")

@@ -319,12 +319,17 @@ final class SourceReader {
                 _ = send(.sql(mappingDDL, []))
                 let base = writtenKeys[r.originTable.lowercased()] ?? []
                 let related = writtenKeys[r.destinationTable.lowercased()] ?? []
-                let statement = try connection.prepare("SELECT base_id, related_id FROM \(SQL.identifier(mapping))")
+                // A sync-enabled source's links keep their global ids: sync matches links by them.
+                let globalID = try connection.scalar("SELECT name FROM pragma_table_info(?) WHERE lower(name) = 'globalid'",
+                                                     [.text(mapping)])?.stringValue
+                let columns = (["base_id", "related_id"] + (globalID.map { [$0] } ?? [])).map(SQL.identifier)
+                let statement = try connection.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(SQL.identifier(mapping))")
+                let insert = "INSERT INTO \(SQL.identifier(mapping)) (\(columns.joined(separator: ", "))) VALUES "
+                    + "(\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
                 while try statement.step() {
                     guard let b = statement.values[0].int64Value, let rel = statement.values[1].int64Value,
                           base.contains(b), related.contains(rel) else { continue }
-                    _ = send(.sql("INSERT INTO \(SQL.identifier(mapping)) (base_id, related_id) VALUES (?, ?)",
-                                  [.integer(b), .integer(rel)]))
+                    _ = send(.sql(insert, statement.values))
                 }
                 copiedMetadata.append(mapping)
             }

@@ -20,9 +20,10 @@ final class DownloadScope {
     /// Per related-only table (lower-cased): its key-based links to spatial tables, as
     /// (this table's column, the spatial table, its column).
     private var links: [String: [(column: String, table: String, otherColumn: String)]] = [:]
-    /// Related-only tables whose links are not key-based (mapping tables): they keep the rows
-    /// they have, and take none new.
-    private var keepOnly: Set<String> = []
+    /// Related-only tables whose links are kept in mapping tables: they keep the rows they
+    /// have, and take those the source links to a row the package has.
+    private var mapped: Set<String> = []
+    private let mappingLinks: MappingLinks
 
     /// - Parameters:
     ///   - areas: the area of interest per table (lower-cased name), in the CRS of that
@@ -31,9 +32,11 @@ final class DownloadScope {
     ///     spatial one by a relationship is related-only, as `create` took it.
     ///   - relationships: the package's relationships.
     ///   - projections: the transformations of reprojected tables into the package's CRS.
+    ///   - mappingLinks: the links of mapping tables, for related-only tables linked through them.
     init(areas: [String: Geometry], source: Connection, package: Connection, tables: [SyncTable],
-         relationships: [Relationship], projections: LayerProjections) throws {
+         relationships: [Relationship], projections: LayerProjections, mappingLinks: MappingLinks) throws {
         self.projections = projections
+        self.mappingLinks = mappingLinks
         geos = try GEOSContext()
         for (table, area) in areas { self.areas[table] = (area, try geos.prepare(area)) }
         self.source = source
@@ -48,11 +51,17 @@ final class DownloadScope {
                     if case .keys = r.storage {
                         links[name, default: []].append((thisKey, other, otherKey))
                     } else {
-                        keepOnly.insert(name)
+                        mapped.insert(name)
                     }
                 }
             }
         }
+    }
+
+    /// True for a table `create` took only the rows of that are related to rows in the area.
+    func isRelatedOnly(_ table: SyncTable) -> Bool {
+        let name = table.name.lowercased()
+        return links[name] != nil || mapped.contains(name)
     }
 
     /// True when the source row (its current values) belongs in the package.
@@ -65,8 +74,9 @@ final class DownloadScope {
             }
             return false
         }
-        if keepOnly.contains(name) {
+        if mapped.contains(name) {
             return try isLinked(row[table.globalIDColumn] ?? .null, to: table.name, column: table.globalIDColumn)
+                || mappingLinks.isLinkedToPackagedRow(row, of: table)
         }
         guard table.cut.spatial, let prepared = areas[table.name.lowercased()]?.prepared, let column = table.geometryColumn else { return true }
         guard case .blob(let bytes)? = row[column], !bytes.isEmpty,

@@ -76,10 +76,12 @@ public final class SyncSession {
         let tables = try SyncTables.load(package: package.connection, source: source.connection,
                                          manifest: files.manifest)
         let areas = try SyncTables.areas(for: tables, state: state, manifest: files.manifest, source: source.connection)
-        let projections = try LayerProjections(tables: tables, package: try GeoPackageSchema.read(from: package.connection),
+        let packageSchema = try GeoPackageSchema.read(from: package.connection)
+        let projections = try LayerProjections(tables: tables, package: packageSchema,
                                                source: try GeoPackageSchema.read(from: source.connection))
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
-                          tables: tables, areas: areas, projections: projections, sourcePath: sourcePath)
+                          tables: tables, relationships: packageSchema.relationships, areas: areas,
+                          projections: projections, sourcePath: sourcePath)
         return try run.execute()
     }
 }
@@ -120,13 +122,16 @@ private final class SyncRun {
     let tablesByName: [String: SyncTable]
     let areas: [String: Geometry]
     let projections: LayerProjections
+    let relationships: [Relationship]
+    let mappingLinks: MappingLinks
     let sourcePath: String
     let comparator: ValueComparator
     let packageRows: RowStore
     let sourceRows: RowStore
 
     init(session: SyncSession, package: Connection, source: Connection, state: PackageSyncState,
-         tables: [SyncTable], areas: [String: Geometry], projections: LayerProjections, sourcePath: String) {
+         tables: [SyncTable], relationships: [Relationship], areas: [String: Geometry], projections: LayerProjections,
+         sourcePath: String) {
         options = session.options
         packageURL = session.packageURL
         self.package = package
@@ -136,12 +141,17 @@ private final class SyncRun {
         tablesByName = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         self.areas = areas
         self.projections = projections
+        self.relationships = relationships
+        mappingLinks = MappingLinks(relationships: relationships, tables: tables, package: package, source: source)
         self.sourcePath = sourcePath
         // A GEOS context cannot fail to be made short of memory; surface it anyway.
         comparator = (try? ValueComparator()) ?? { preconditionFailure("GEOS context") }()
         packageRows = RowStore(connection: package)
         sourceRows = RowStore(connection: source)
     }
+
+    /// Rows whose local change stays pending after this sync: the download leaves them be.
+    var pendingRows = Set<RowKey>()
 
     func crash(_ point: SyncCrashPoint) throws {
         try options.crashHook?(point)
@@ -261,30 +271,46 @@ private final class SyncRun {
         // 4. Download into the package, in its open transaction.
         let generation = try SourceGeodatabase(connection: source).generation()
         let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
-                                      relationships: try GeoPackageSchema.read(from: package).relationships,
-                                      projections: projections)
+                                      relationships: relationships, projections: projections, mappingLinks: mappingLinks)
         var done = Set<RowKey>()
+        // A row whose local change stays pending is reconciled next time: nothing overwrites it.
+        pendingRows = keep.union(laterEdits)
+        if !options.direction.uploads { pendingRows.formUnion(changes.map { RowKey($0.table, $0.globalID) }) }
+        // Rows come down in tiers: a related-only row belongs when the row it is related to is
+        // in the package, and a link when both its ends are, so those wait for the others.
+        func tier(_ table: SyncTable) -> Int {
+            mappingLinks.isMapping(table) ? 2 : scope.isRelatedOnly(table) ? 1 : 0
+        }
         // Rows this sync uploaded take the source's row (merged columns, source-wins).
+        var uploadedRows: [[(String, SyncTable)]] = [[], [], []]
         for change in changes {
             let key = RowKey(change.table, change.globalID)
             // A settled row stays eligible below: a source change committed by someone else
             // between the upload and this read must still come down.
-            guard !keep.contains(key), !laterEdits.contains(key), !settled.contains(key),
-                  let table = tablesByName[key.table] else { continue }
+            guard !pendingRows.contains(key), !settled.contains(key), let table = tablesByName[key.table] else { continue }
             done.insert(key)
-            _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: false)
+            uploadedRows[tier(table)].append((change.globalID, table))
+        }
+        for (globalID, table) in uploadedRows.joined() {
+            _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: false)
         }
         if options.direction.downloads {
-            let pendingKeys = options.direction.uploads ? [] : Set(changes.map { RowKey($0.table, $0.globalID) })
+            var later: [[(String, SyncTable)]] = [[], [], []]
             try SourceGeodatabase(connection: source).forEachChange(since: state.sourceGeneration,
                                                                     excludingReplica: state.replicaID,
                                                                     tables: tables.map(\.name)) { change in
                 let key = RowKey(change.table, change.globalID)
-                // A row whose local change stays pending is reconciled next time.
-                guard !done.contains(key), !keep.contains(key), !laterEdits.contains(key), !pendingKeys.contains(key),
-                      let table = tablesByName[key.table] else { return }
+                guard !done.contains(key), !pendingRows.contains(key), let table = tablesByName[key.table] else { return }
                 done.insert(key)
-                _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: true)
+                let t = tier(table)
+                if t == 0 {
+                    _ = try bringSourceRow(change.globalID, table: table, scope: scope, report: &report, counts: true)
+                } else {
+                    later[t].append((change.globalID, table))
+                }
+            }
+            for (globalID, table) in later.joined() {
+                _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: true)
             }
         }
         try source.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
@@ -343,7 +369,11 @@ private final class SyncRun {
                 // A reprojected layer reconciles in the package's CRS, where its base is; what
                 // goes up is transformed back.
                 let sourceRow = try sourceRows.row(change.globalID, in: table).map { try projections.inPackageCRS($0, of: table) }
-                result = reconciler.reconcile(change, in: table, sourceRow: sourceRow)
+                // Links of a mapping table reconcile as the global ids of the rows they point to.
+                var change = change
+                change.base = try mappingLinks.byGlobalID(packageRow: change.base, of: table)
+                change.current = try mappingLinks.byGlobalID(packageRow: change.current, of: table)
+                result = reconciler.reconcile(change, in: table, sourceRow: try mappingLinks.byGlobalID(sourceRow: sourceRow, of: table))
                 result.sourceAction = try projections.inSourceCRS(result.sourceAction, of: table)
             } catch let error as SyncError where error.kind == .unsupportedLayer {
                 // A geometry PROJ cannot transform is this row's problem, not the sync's.
@@ -363,11 +393,13 @@ private final class SyncRun {
             return outcome
         }
         do {
-            for (change, table, result) in plans {
+            // Links go last: the rows they point to may be inserted by this upload.
+            let ordered = plans.filter { !mappingLinks.isMapping($0.1) } + plans.filter { mappingLinks.isMapping($0.1) }
+            for (change, table, result) in ordered {
                 // No savepoint per row: a statement that fails on a constraint is undone by
                 // SQLite with its triggers' changes (ON CONFLICT ABORT), the transaction goes on.
                 do {
-                    switch result.sourceAction {
+                    switch try mappingLinks.atSource(result.sourceAction, of: table) {
                     case .none: break
                     case .insert(let row):
                         try sourceRows.insert(row, into: table)
@@ -383,6 +415,10 @@ private final class SyncRun {
                     outcome.conflicts.append(Conflict(table: table.name, globalID: change.globalID, column: nil,
                                                       kind: .constraint, packageValue: change.operation.rawValue,
                                                       message: "the source refused the \(change.operation.rawValue): \(error.message)"))
+                } catch let refusal as RowRefusal {
+                    outcome.conflicts.append(Conflict(table: table.name, globalID: change.globalID, column: nil,
+                                                      kind: .constraint, packageValue: change.operation.rawValue,
+                                                      message: "the source cannot take the \(change.operation.rawValue): \(refusal.message)"))
                 }
             }
         }
@@ -397,14 +433,17 @@ private final class SyncRun {
     /// Makes the package's row of that global id what the source has: updated or inserted when
     /// the source row is in the area, removed when it left it or was deleted.
     /// - Returns: whether the package changed.
+    @discardableResult
     func bringSourceRow(_ globalID: String, table: SyncTable, scope: DownloadScope, report: inout SyncReport,
                         counts: Bool) throws -> Bool {
-        guard let sourceRow = try sourceRows.row(globalID, in: table) else {
+        if pendingRows.contains(RowKey(table.name, globalID)) { return false }
+        guard let found = try sourceRows.row(globalID, in: table) else {
             let deleted = try packageRows.delete(globalID, from: table)
             if deleted && counts { report.downloaded.deleted += 1 }
             return deleted
         }
-        guard try scope.contains(sourceRow, of: table) else {
+        // A link comes down with the package's keys of the rows it links, when it has both.
+        guard let sourceRow = try mappingLinks.inPackage(sourceRow: found, of: table), try scope.contains(sourceRow, of: table) else {
             let removed = try packageRows.delete(globalID, from: table)
             if removed { report.leftArea += 1 }
             return removed
@@ -423,8 +462,41 @@ private final class SyncRun {
         } else {
             try packageRows.insert(row, into: table)
             if counts { report.downloaded.inserted += 1 }
+            try bringRelated(to: found, of: table, scope: scope, report: &report)
         }
         return true
+    }
+
+    /// A row new to the package (it entered the area, or is new at the source) brings the rows
+    /// the package takes only because they are related to it, and its links, whether they
+    /// changed at the source or not.
+    /// - Parameter row: the row as the source has it (its keys are the source's).
+    func bringRelated(to row: RowValues, of table: SyncTable, scope: DownloadScope, report: inout SyncReport) throws {
+        if mappingLinks.isMapping(table) { return }
+        let name = table.name.lowercased()
+        for r in relationships {
+            guard case .keys = r.storage else { continue }
+            let ends = [(r.originTable, r.originKey, r.destinationTable, r.destinationKey),
+                        (r.destinationTable, r.destinationKey, r.originTable, r.originKey)]
+            for (this, thisKey, other, otherKey) in ends where this.lowercased() == name {
+                guard let otherTable = tablesByName[other.lowercased()], scope.isRelatedOnly(otherTable),
+                      let value = row[thisKey], !value.isNull else { continue }
+                let related = try source.query("""
+                    SELECT \(quoted(otherTable.globalIDColumn)) FROM \(quoted(otherTable.name)) WHERE \(quoted(otherKey)) = ?
+                    """, [value]).compactMap { $0[0].stringValue }
+                for globalID in related {
+                    try bringSourceRow(globalID, table: otherTable, scope: scope, report: &report, counts: true)
+                }
+            }
+        }
+        for (mapping, this, other) in mappingLinks.mappings(linking: table) {
+            for link in try mappingLinks.sourceLinks(of: row, this: this, other: other, mapping: mapping) {
+                if let otherID = link.other, scope.isRelatedOnly(other.table) {
+                    try bringSourceRow(otherID, table: other.table, scope: scope, report: &report, counts: true)
+                }
+                try bringSourceRow(link.link, table: mapping, scope: scope, report: &report, counts: true)
+            }
+        }
     }
 
     /// Forgets the uploaded changes (through `position`) and their base rows, except the rows

@@ -57,11 +57,11 @@ struct CreateSourcesTests {
                 "\(inspect.stdout)")
 
         // The mapping rows keep the source's globalids, so that sync can match link edits.
-        withKnownIssue("create copies mapping rows without their globalid column and does not track the mapping table") {
-            let ids = try sqlite(data, "SELECT group_concat(globalid) FROM (SELECT globalid FROM trees_inspections ORDER BY base_id, related_id)")
-            let sourceIDs = try sqlite(source, "SELECT group_concat(globalid) FROM (SELECT globalid FROM trees_inspections WHERE base_id = 1 ORDER BY base_id, related_id)")
-            #expect(!ids.isEmpty && ids == sourceIDs)
-        }
+        let ids = try sqlite(data, "SELECT group_concat(globalid) FROM (SELECT globalid FROM trees_inspections ORDER BY base_id, related_id)")
+        let sourceIDs = try sqlite(source, "SELECT group_concat(globalid) FROM (SELECT globalid FROM trees_inspections WHERE base_id = 1 ORDER BY base_id, related_id)")
+        #expect(!ids.isEmpty && ids == sourceIDs)
+        // And the mapping table is under change tracking, like the layers.
+        #expect(try sqlite(data, "SELECT count(*) FROM pkgbuild_tables WHERE table_name = 'trees_inspections'") == "1")
 
         // Without related rows, the inspections stay out, and so do all mapping rows.
         let alone = dir.path("alone.pkg")

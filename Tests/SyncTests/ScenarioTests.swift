@@ -32,6 +32,25 @@ import Testing
         #expect(try source.scalar("SELECT count(*) FROM park_visitors WHERE unit_code = 'LACL'") == 1)
     }
 
+    @Test func aParkMovingIntoTheAreaBringsItsUnchangedVisitorsRow() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let package = try fixture.openPackage(url).connection
+        let source = try fixture.openSource().connection
+        #expect(try package.scalar("SELECT count(*) FROM parks WHERE unit_code = 'NOAT'") == 0)
+        #expect(try package.scalar("SELECT count(*) FROM park_visitors WHERE unit_code = 'NOAT'") == 0)
+        // NOAT takes DENA's outline at the source; its visitors row does not change.
+        try source.execute("UPDATE parks SET geom = (SELECT geom FROM parks WHERE unit_code = 'DENA') WHERE unit_code = 'NOAT'")
+        let report = try fixture.sync(url)
+        #expect(report.status == .completed && report.downloaded.inserted == 2, "\(report)")
+        #expect(try package.scalar("SELECT annual_visitors FROM park_visitors WHERE unit_code = 'NOAT'") == "1,000-10,000")
+        #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+        // Out of the area again: the park leaves the package.
+        try source.execute("UPDATE parks SET geom = (SELECT geom FROM parks WHERE unit_code = 'BELA') WHERE unit_code = 'NOAT'")
+        #expect(try fixture.sync(url).leftArea == 1)
+        #expect(try package.scalar("SELECT count(*) FROM parks WHERE unit_code = 'NOAT'") == 0)
+    }
+
     @Test func insertThenDeleteOfflineLeavesNothingToSync() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage()

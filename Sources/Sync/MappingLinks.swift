@@ -1,0 +1,191 @@
+/// Related Tables Extension mapping tables link rows by key (`base_id`, `related_id`: normally
+/// fids), and keys are local to each database: a row inserted offline has a fid in the package
+/// that may be another row's at the source. So links travel as the global ids of the rows they
+/// point to: a package link is read as global ids (package key -> global id), reconciled as
+/// such, and written at the source with the source's keys of those rows (global id -> source
+/// key); a source link comes down the other way.
+import Geodatabase
+import SQLite
+
+/// A row the source cannot take, found before SQLite is asked (a link to a row the source does
+/// not have, a geometry that cannot be transformed): a per-row constraint conflict.
+struct RowRefusal: Error {
+    var message: String
+}
+
+/// The mapping tables of one sync and the key lookups they need.
+///
+/// - Important: Holds prepared statements of both connections: one owner at a time.
+final class MappingLinks {
+    /// One end of a mapping table's links: the linked table and the key `base_id` or
+    /// `related_id` holds.
+    struct End {
+        var column: String
+        var table: SyncTable
+        var key: String
+    }
+
+    /// By lower-cased mapping table name: the table and its two ends.
+    private var mappings: [String: (table: SyncTable, ends: [End])] = [:]
+    private let package: Connection
+    private let source: Connection
+    private var statements: [ObjectIdentifier: [String: Statement]] = [:]
+
+    /// - Parameters:
+    ///   - relationships: the package's relationships; those kept in a synced mapping table
+    ///     whose both ends are synced tables are translated.
+    init(relationships: [Relationship], tables: [SyncTable], package: Connection, source: Connection) {
+        self.package = package
+        self.source = source
+        let byName = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        for r in relationships {
+            guard let mapping = r.mappingTable, let table = byName[mapping.lowercased()],
+                  let origin = byName[r.originTable.lowercased()],
+                  let destination = byName[r.destinationTable.lowercased()] else { continue }
+            mappings[mapping.lowercased()] = (table, [End(column: "base_id", table: origin, key: r.originKey),
+                                                      End(column: "related_id", table: destination, key: r.destinationKey)])
+        }
+    }
+
+    /// True for a mapping table whose links are translated.
+    func isMapping(_ table: SyncTable) -> Bool {
+        mappings[table.name.lowercased()] != nil
+    }
+
+    /// The mapping tables that link rows of `table`, each with the end `table` is on and the
+    /// other end.
+    func mappings(linking table: SyncTable) -> [(mapping: SyncTable, this: End, other: End)] {
+        var result: [(SyncTable, End, End)] = []
+        for (_, mapping) in mappings.sorted(by: { $0.key < $1.key }) {
+            for (i, end) in mapping.ends.enumerated() where end.table.name.lowercased() == table.name.lowercased() {
+                result.append((mapping.table, end, mapping.ends[1 - i]))
+            }
+        }
+        return result
+    }
+
+    // MARK: Upload
+
+    /// A package row of a mapping table with its links as the global ids of the rows they point
+    /// to (a row deleted offline is found in its base); other rows unchanged.
+    func byGlobalID(packageRow row: RowValues?, of table: SyncTable) throws -> RowValues? {
+        try translate(row, of: table) { end, key in
+            if let id = try lookup(package, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.key)) = ?", key) {
+                return id
+            }
+            let base = SyncSchema.baseTable(for: end.table.name)
+            return try lookup(package, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(base)) WHERE \(quoted(end.key)) = ?", key)
+                ?? .text("unknown \(end.table.name) \(end.key) \(key.description) in the package")
+        }
+    }
+
+    /// A source row of a mapping table with its links as global ids; other rows unchanged.
+    func byGlobalID(sourceRow row: RowValues?, of table: SyncTable) throws -> RowValues? {
+        try translate(row, of: table) { end, key in
+            try lookup(source, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.key)) = ?", key)
+                ?? .text("unknown \(end.table.name) \(end.key) \(key.description) at the source")
+        }
+    }
+
+    /// What the source must do, with links given by global ids turned into the source's keys.
+    /// - Throws: ``RowRefusal`` when the source has no row of a linked global id.
+    func atSource(_ action: SourceAction, of table: SyncTable) throws -> SourceAction {
+        func keys(_ row: RowValues) throws -> RowValues {
+            try translate(row, of: table) { end, id in
+                guard let key = try lookup(source, "SELECT \(quoted(end.key)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.table.globalIDColumn)) = ?", id) else {
+                    throw RowRefusal(message: "the link's \(end.column) points to \(end.table.name) \(id.description), which the source does not have")
+                }
+                return key
+            } ?? row
+        }
+        switch action {
+        case .none, .delete: return action
+        case .insert(let row): return .insert(try keys(row))
+        case .update(let values): return .update(try keys(values))
+        }
+    }
+
+    // MARK: Download
+
+    /// A source row of a mapping table with the package's keys of the rows it links, or nil
+    /// when the package lacks one of them (the link does not belong in the package).
+    func inPackage(sourceRow row: RowValues, of table: SyncTable) throws -> RowValues? {
+        guard let ends = mappings[table.name.lowercased()]?.ends else { return row }
+        var values = row.values
+        for end in ends {
+            guard let index = row.columns.firstIndex(where: { $0.lowercased() == end.column }) else { continue }
+            guard !values[index].isNull,
+                  let id = try lookup(source, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.key)) = ?", values[index]),
+                  let key = try lookup(package, "SELECT \(quoted(end.key)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.table.globalIDColumn)) = ?", id)
+            else { return nil }
+            values[index] = key
+        }
+        return RowValues(columns: row.columns, values: values)
+    }
+
+    /// The global ids of the source's links of a source row (mapping rows naming its key on
+    /// `this` end), each with the global id of the row at the other end (nil when the source
+    /// has no such row).
+    func sourceLinks(of row: RowValues, this: End, other: End, mapping links: SyncTable) throws -> [(link: String, other: String?)] {
+        guard let key = row[this.key], !key.isNull else { return [] }
+        var result: [(String, String?)] = []
+        let sql = """
+            SELECT m.\(quoted(links.globalIDColumn)), o.\(quoted(other.table.globalIDColumn))
+            FROM \(quoted(links.name)) m LEFT JOIN \(quoted(other.table.name)) o ON o.\(quoted(other.key)) = m.\(quoted(other.column))
+            WHERE m.\(quoted(this.column)) = ?
+            """
+        let statement = try cached(source, sql)
+        defer { statement.reset() }
+        try statement.bind([key])
+        while try statement.step() {
+            guard let link = statement.value(at: 0).stringValue else { continue }
+            result.append((link, statement.value(at: 1).stringValue))
+        }
+        return result
+    }
+
+    /// True when the source links the row (of a table at an end of some mapping table) to a row
+    /// the package has.
+    func isLinkedToPackagedRow(_ row: RowValues, of table: SyncTable) throws -> Bool {
+        for (mapping, this, other) in mappings(linking: table) {
+            for link in try sourceLinks(of: row, this: this, other: other, mapping: mapping) {
+                guard let id = link.other else { continue }
+                if try lookup(package, "SELECT 1 FROM \(quoted(other.table.name)) WHERE \(quoted(other.table.globalIDColumn)) = ?", .text(id)) != nil {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    // MARK: Lookups
+
+    private func translate(_ row: RowValues?, of table: SyncTable,
+                           _ convert: (End, SQLiteValue) throws -> SQLiteValue) throws -> RowValues? {
+        guard let row, let ends = mappings[table.name.lowercased()]?.ends else { return row }
+        var values = row.values
+        for end in ends {
+            guard let index = row.columns.firstIndex(where: { $0.lowercased() == end.column }), !values[index].isNull else { continue }
+            values[index] = try convert(end, values[index])
+        }
+        return RowValues(columns: row.columns, values: values)
+    }
+
+    /// The first column of the first row of a one-argument query, nil when there is none.
+    private func lookup(_ connection: Connection, _ sql: String, _ argument: SQLiteValue) throws -> SQLiteValue? {
+        let statement = try cached(connection, sql)
+        defer { statement.reset() }
+        try statement.bind([argument])
+        guard try statement.step() else { return nil }
+        let value = statement.value(at: 0)
+        return value.isNull ? nil : value
+    }
+
+    private func cached(_ connection: Connection, _ sql: String) throws -> Statement {
+        let id = ObjectIdentifier(connection)
+        if let statement = statements[id]?[sql] { return statement }
+        let statement = try connection.prepare(sql)
+        statements[id, default: [:]][sql] = statement
+        return statement
+    }
+}
