@@ -30,6 +30,14 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// or a trigger called `RAISE(ABORT, ...)`.
     public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
+    /// The statement was refused for the values of the row it writes, and SQLite undid just
+    /// that statement (the transaction goes on): a constraint or a trigger's `RAISE(ABORT)`
+    /// (`SQLITE_CONSTRAINT`), a function a trigger calls failing on the value (`SQLITE_ERROR`),
+    /// a datatype mismatch (`SQLITE_MISMATCH`) or a value too big (`SQLITE_TOOBIG`).
+    public var isRowRefusal: Bool {
+        code == SQLITE_CONSTRAINT || code == SQLITE_ERROR || code == SQLITE_MISMATCH || code == SQLITE_TOOBIG
+    }
+
     /// Another connection holds a lock this one needs (`SQLITE_BUSY`), after any busy timeout
     /// ran out. Retrying later may succeed.
     public var isBusy: Bool { code == SQLITE_BUSY }

@@ -396,10 +396,12 @@ private final class SyncRun {
             // Links go last: the rows they point to may be inserted by this upload.
             let ordered = plans.filter { !mappingLinks.isMapping($0.1) } + plans.filter { mappingLinks.isMapping($0.1) }
             for (change, table, result) in ordered {
-                // No savepoint per row: a statement that fails on a constraint is undone by
-                // SQLite with its triggers' changes (ON CONFLICT ABORT), the transaction goes on.
+                // No savepoint per row: a statement the source refuses is undone by SQLite with
+                // its triggers' changes (ON CONFLICT ABORT), the transaction goes on.
                 do {
-                    switch try mappingLinks.atSource(result.sourceAction, of: table) {
+                    let action = try mappingLinks.atSource(result.sourceAction, of: table)
+                    try checkGeometry(of: action, in: table)
+                    switch action {
                     case .none: break
                     case .insert(let row):
                         try sourceRows.insert(row, into: table)
@@ -411,7 +413,7 @@ private final class SyncRun {
                         try sourceRows.delete(change.globalID, from: table)
                         outcome.counts.deleted += 1
                     }
-                } catch let error as SQLiteError where error.isConstraintViolation {
+                } catch let error as SQLiteError where error.isRowRefusal {
                     outcome.conflicts.append(Conflict(table: table.name, globalID: change.globalID, column: nil,
                                                       kind: .constraint, packageValue: change.operation.rawValue,
                                                       message: "the source refused the \(change.operation.rawValue): \(error.message)"))
@@ -426,6 +428,25 @@ private final class SyncRun {
             outcome.stop = true
         }
         return outcome
+    }
+
+    /// Refuses a geometry that is not a GeoPackage geometry blob before the source's triggers
+    /// meet it, with a message that says what it is.
+    /// - Throws: ``RowRefusal``.
+    func checkGeometry(of action: SourceAction, in table: SyncTable) throws {
+        guard let column = table.geometryColumn else { return }
+        let row: RowValues
+        switch action {
+        case .none, .delete: return
+        case .insert(let r), .update(let r): row = r
+        }
+        guard case .blob(let bytes)? = row[column] else { return }
+        do { _ = try GeoPackageBinary(bytes: bytes) } catch {
+            let spatiaLite = bytes.count > 2 && bytes[0] == 0x00 && (bytes[1] == 0x00 || bytes[1] == 0x01) && bytes.last == 0xFE
+            throw RowRefusal(message: """
+                its \(column) is not a GeoPackage geometry blob\(spatiaLite ? " but a SpatiaLite one (GDAL's SQL functions write those; AsGPB() converts them)" : ""): \(error)
+                """)
+        }
     }
 
     // MARK: Download
