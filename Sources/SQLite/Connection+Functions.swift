@@ -48,15 +48,7 @@ extension Connection {
                 guard let context, let userData = sqlite3_user_data(context) else { return }
                 let box = Unmanaged<FunctionBox>.fromOpaque(userData).takeUnretainedValue()
                 let arguments = (0..<Int(argc)).map { SQLiteValue(argv?[$0]) }
-                do {
-                    setFunctionResult(try box.body(arguments), on: context)
-                } catch let error as SQLiteError {
-                    sqlite3_result_error(context, error.message, -1)
-                    // After result_error, which resets the code to SQLITE_ERROR.
-                    sqlite3_result_error_code(context, error.extendedCode)
-                } catch {
-                    sqlite3_result_error(context, "\(box.name)(): \(error)", -1)
-                }
+                setFunctionResult(of: box.name, on: context) { try box.body(arguments) }
             },
             nil, nil,
             { userData in
@@ -79,6 +71,22 @@ extension Connection {
 }
 
 /// Hands a Swift value to SQLite as a function's result; SQLite copies text and blobs.
+/// Sets the result of a call of function `name` to what `body` returns, or to the error it
+/// throws: an `SQLiteError` keeps its code, any other error becomes `SQLITE_ERROR` with the
+/// function's name in the message.
+@inline(__always)
+func setFunctionResult(of name: String, on context: OpaquePointer, _ body: () throws -> SQLiteValue) {
+    do {
+        setFunctionResult(try body(), on: context)
+    } catch let error as SQLiteError {
+        sqlite3_result_error(context, error.message, -1)
+        // After result_error, which resets the code to SQLITE_ERROR.
+        sqlite3_result_error_code(context, error.extendedCode)
+    } catch {
+        sqlite3_result_error(context, "\(name)(): \(error)", -1)
+    }
+}
+
 func setFunctionResult(_ value: SQLiteValue, on context: OpaquePointer) {
     switch value {
     case .null:

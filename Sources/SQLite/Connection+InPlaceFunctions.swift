@@ -85,14 +85,8 @@ extension Connection {
                 // SQLite holds the box for as long as the function is registered, so the call
                 // can borrow it without a retain and release per row.
                 Unmanaged<InPlaceFunctionBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
-                    do {
-                        setFunctionResult(try box.body(SQLiteArguments(values: argv, count: Int(argc))), on: context)
-                    } catch let error as SQLiteError {
-                        sqlite3_result_error(context, error.message, -1)
-                        // After result_error, which resets the code to SQLITE_ERROR.
-                        sqlite3_result_error_code(context, error.extendedCode)
-                    } catch {
-                        sqlite3_result_error(context, "\(box.name)(): \(error)", -1)
+                    setFunctionResult(of: box.name, on: context) {
+                        try box.body(SQLiteArguments(values: argv, count: Int(argc)))
                     }
                 }
             },
