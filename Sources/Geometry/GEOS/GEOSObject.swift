@@ -33,14 +33,6 @@ final class GEOSObject {
         }
     }
 
-    /// The GEOS type id (`GEOS_POINT` ... `GEOS_GEOMETRYCOLLECTION`).
-    func typeID() throws -> Int32 {
-        context.resetMessage()
-        let id = GEOSGeomTypeId_r(context.handle, pointer)  // returns -1 on exception
-        guard id >= 0 else { throw context.failure("type id") }
-        return id
-    }
-
     /// The parts of a collection (multi or not), each borrowing from this one.
     func parts() throws -> [GEOSObject] {
         context.resetMessage()
