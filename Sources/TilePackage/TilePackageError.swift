@@ -5,8 +5,6 @@ public struct TilePackageError: Error, Sendable, Hashable, CustomStringConvertib
         /// The caller's input is wrong: a zoom range, a file that is not MBTiles, a bad
         /// template, more tiles than allowed.
         case invalidInput
-        /// A source broke a rule of its format (tiles outside their zoom's range, ...).
-        case invalidSource
         /// Reading or writing a tile file failed.
         case io
         /// Tiles could not be fetched after all retries; the work in progress is kept.
