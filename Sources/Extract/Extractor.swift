@@ -333,12 +333,12 @@ public enum Extractor {
             let related = relationships.contains {
                 $0.originTable.lowercased() == layer.name.lowercased() || $0.destinationTable.lowercased() == layer.name.lowercased()
             }
-            var geometry: PackageTable.GeometryColumn?
+            var geometry: GeometryColumnInfo?
             var sourceCRS: String?
             if let g = layer.geometryColumn {
                 var typeName = g.geometryTypeName.uppercased()
                 if request.clip, typeName == "POLYGON" || typeName == "LINESTRING" { typeName = "MULTI" + typeName }
-                geometry = .init(name: g.name, typeName: typeName, srsID: g.srsID, z: g.z, m: g.m)
+                geometry = .init(name: g.name, geometryTypeName: typeName, srsID: g.srsID, z: g.z, m: g.m)
                 if let srs = schema.spatialReferenceSystem(id: g.srsID) {
                     srsRows[srs.srsID] = SpatialReferenceRow(
                         srsID: srs.srsID, name: srs.name, organization: srs.organization,
@@ -421,7 +421,7 @@ public enum Extractor {
         let layers = prepared.plans.map { plan in
             var cut = plan.cut
             cut.relatedRows = tally.related[plan.name] ?? 0
-            return LayerResult(name: plan.name, dataType: plan.table.dataType, geometryType: plan.table.geometry?.typeName,
+            return LayerResult(name: plan.name, dataType: plan.table.dataType, geometryType: plan.table.geometry?.geometryTypeName,
                                crs: plan.packageCRS, selected: tally.selected[plan.name] ?? 0,
                                related: tally.related[plan.name] ?? 0,
                                skippedInvalid: tally.skippedInvalid[plan.name] ?? 0, cut: cut)

@@ -1,4 +1,5 @@
 import Foundation
+import Geodatabase
 import Geometry
 import SQLite
 
@@ -16,26 +17,12 @@ public struct PackageTable: Sendable, Hashable {
     public var columns: [String]
     /// The integer primary key column (`fid`).
     public var primaryKey: String
-    public var geometry: GeometryColumn?
-
-    public struct GeometryColumn: Sendable, Hashable {
-        public var name: String
-        /// As in gpkg_geometry_columns (`MULTIPOLYGON`).
-        public var typeName: String
-        public var srsID: Int64
-        public var z: Int
-        public var m: Int
-        public init(name: String, typeName: String, srsID: Int64, z: Int, m: Int) {
-            self.name = name
-            self.typeName = typeName
-            self.srsID = srsID
-            self.z = z
-            self.m = m
-        }
-    }
+    /// Its row of gpkg_geometry_columns, with the type as the package declares it
+    /// (`MULTIPOLYGON` for a clipped `POLYGON` layer).
+    public var geometry: GeometryColumnInfo?
 
     public init(name: String, dataType: String, identifier: String?, description: String?,
-                createSQL: String, columns: [String], primaryKey: String, geometry: GeometryColumn?) {
+                createSQL: String, columns: [String], primaryKey: String, geometry: GeometryColumnInfo?) {
         self.name = name
         self.dataType = dataType
         self.identifier = identifier
@@ -151,7 +138,7 @@ public final class GeoPackageWriter {
             try connection.execute("""
                 INSERT INTO gpkg_geometry_columns (table_name, column_name, geometry_type_name, srs_id, z, m)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """, [.text(table.name), .text(g.name), .text(g.typeName), .integer(g.srsID),
+                """, [.text(table.name), .text(g.name), .text(g.geometryTypeName), .integer(g.srsID),
                       .integer(Int64(g.z)), .integer(Int64(g.m))])
             try connection.execute("""
                 CREATE VIRTUAL TABLE \(SQL.identifier(rtreeName)) USING rtree(id, minx, maxx, miny, maxy)

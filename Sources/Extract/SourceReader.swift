@@ -81,7 +81,7 @@ final class SourceReader {
                     guard let area = areas[plan.name], let g = plan.table.geometry else { continue }
                     let selector = try LayerSelector(
                         context: context, area: area, clip: clip,
-                        promoteToMulti: plan.table.geometry?.typeName != plan.info.geometryColumn?.geometryTypeName,
+                        promoteToMulti: plan.table.geometry?.geometryTypeName != plan.info.geometryColumn?.geometryTypeName,
                         transform: try makeTransform(plan), outputSRSID: Int32(truncatingIfNeeded: g.srsID))
                     selectors[plan.name] = selector
                     guard plan.info.hasSpatialIndex, let rtree = plan.table.rtreeName else {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Geodatabase
 import SQLite
 import Geometry
 import TestSupport
@@ -16,7 +17,7 @@ import TestSupport
         let columns = try source.query("SELECT name FROM pragma_table_info('parks')").compactMap { $0[0].stringValue }
         let table = PackageTable(name: "parks", dataType: "features", identifier: "parks", description: nil,
                                  createSQL: createSQL, columns: columns, primaryKey: "fid",
-                                 geometry: .init(name: "geom", typeName: "MULTIPOLYGON", srsID: 4326, z: 0, m: 0))
+                                 geometry: .init(name: "geom", geometryTypeName: "MULTIPOLYGON", srsID: 4326, z: 0, m: 0))
         let path = dir.path("data.gpkg")
         let writer = try GeoPackageWriter(path: path)
         try writer.createTable(table)
