@@ -3,12 +3,6 @@ import Geodatabase
 import Geometry
 import SQLite
 
-/// `name` as an SQL identifier: double quotes, inner quotes doubled, so any table or column
-/// name a GeoPackage holds is safe in generated SQL.
-func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}
-
 /// How one layer's rows are read: the columns in a fixed order and the SQL that selects them.
 struct FeatureReader {
     let layer: LayerInfo
@@ -26,11 +20,11 @@ struct FeatureReader {
     /// `alias` prefixes every column (for joins).
     func selectSQL(alias: String = "t") -> String {
         let a = alias + "."
-        var columns = [a + quoted(key)]
-        columns.append(layer.globalIDColumn.map { a + quoted($0) } ?? "NULL")
-        columns.append(layer.geometryColumn.map { a + quoted($0.name) } ?? "NULL")
-        columns += attributeColumns.map { a + quoted($0) }
-        return "SELECT \(columns.joined(separator: ", ")) FROM \(quoted(layer.name)) \(alias)"
+        var columns = [a + SQL.identifier(key)]
+        columns.append(layer.globalIDColumn.map { a + SQL.identifier($0) } ?? "NULL")
+        columns.append(layer.geometryColumn.map { a + SQL.identifier($0.name) } ?? "NULL")
+        columns += attributeColumns.map { a + SQL.identifier($0) }
+        return "SELECT \(columns.joined(separator: ", ")) FROM \(SQL.identifier(layer.name)) \(alias)"
     }
 
     /// The feature of a row selected by ``selectSQL(alias:)``.
@@ -54,7 +48,7 @@ struct FeatureReader {
                   limit: Int? = nil, in connection: Connection) throws -> [Feature] {
         var sql = selectSQL()
         if let whereSQL { sql += " WHERE " + whereSQL }
-        sql += " ORDER BY " + (orderBy ?? "t.\(quoted(key))")
+        sql += " ORDER BY " + (orderBy ?? "t.\(SQL.identifier(key))")
         if let limit { sql += " LIMIT \(limit)" }
         return try connection.query(sql, arguments).map(feature(from:))
     }
@@ -64,13 +58,13 @@ struct FeatureReader {
     func condition(for id: FeatureID) throws -> (sql: String, argument: SQLiteValue) {
         switch id {
         case .fid(let fid):
-            return ("t.\(quoted(key)) = ?", .integer(fid))
+            return ("t.\(SQL.identifier(key)) = ?", .integer(fid))
         case .globalID(let text):
             guard let g = layer.globalIDColumn else {
                 throw PackageError(.unknownFeature, "layer '\(layer.name)' has no globalid column; name its rows by fid")
             }
             // Stored ids keep whatever form they were adopted in; compare the bare UUID.
-            return ("upper(trim(t.\(quoted(g)), '{}')) = ?", .text(FeatureID.normalized(text)))
+            return ("upper(trim(t.\(SQL.identifier(g)), '{}')) = ?", .text(FeatureID.normalized(text)))
         }
     }
 

@@ -67,8 +67,8 @@ extension OfflinePackage {
                 assignments.append((column.name, .blob(try storable(geometry, crs: change.crs, layer: info, column: column).blob)))
             }
             try connection.withTransaction(.immediate) {
-                let set = assignments.map { "\(quoted($0.0)) = ?" }.joined(separator: ", ")
-                try connection.execute("UPDATE \(quoted(info.name)) SET \(set) WHERE \(quoted(reader.key)) = ?",
+                let set = assignments.map { "\(SQL.identifier($0.0)) = ?" }.joined(separator: ", ")
+                try connection.execute("UPDATE \(SQL.identifier(info.name)) SET \(set) WHERE \(SQL.identifier(reader.key)) = ?",
                                        assignments.map(\.1) + [.integer(current.fid)])
             }
             return try reader.feature(.fid(current.fid), in: connection)
@@ -121,11 +121,11 @@ extension OfflinePackage {
                 throw PackageError(.constraintViolation, "a new row of layer '\(info.name)' needs a value for \(names) (NOT NULL)")
             }
             let fid: Int64 = try connection.withTransaction(.immediate) {
-                let columns = assignments.map { quoted($0.0) }.joined(separator: ", ")
+                let columns = assignments.map { SQL.identifier($0.0) }.joined(separator: ", ")
                 let placeholders = Array(repeating: "?", count: assignments.count).joined(separator: ", ")
                 try connection.execute(assignments.isEmpty
-                                       ? "INSERT INTO \(quoted(info.name)) DEFAULT VALUES"
-                                       : "INSERT INTO \(quoted(info.name)) (\(columns)) VALUES (\(placeholders))",
+                                       ? "INSERT INTO \(SQL.identifier(info.name)) DEFAULT VALUES"
+                                       : "INSERT INTO \(SQL.identifier(info.name)) (\(columns)) VALUES (\(placeholders))",
                                        assignments.map(\.1))
                 return connection.lastInsertRowID
             }
@@ -204,11 +204,11 @@ extension OfflinePackage {
         result.deleted.append(feature)
         for end in ends where !end.keyValue.isNull {
             if let link = end.link {
-                try connection.execute("DELETE FROM \(quoted(link.table)) WHERE \(quoted(link.column)) = ?", [end.keyValue])
+                try connection.execute("DELETE FROM \(SQL.identifier(link.table)) WHERE \(SQL.identifier(link.column)) = ?", [end.keyValue])
                 result.removedLinks += connection.changes
             }
         }
-        try connection.execute("DELETE FROM \(quoted(layer.name)) WHERE \(quoted(reader.key)) = ?", [.integer(feature.fid)])
+        try connection.execute("DELETE FROM \(SQL.identifier(layer.name)) WHERE \(SQL.identifier(reader.key)) = ?", [.integer(feature.fid)])
         for row in related {
             if cascade && row.direction == .forward, let other = schema.layer(named: row.feature.layer) {
                 if visited.contains("\(other.name.lowercased())\u{1}\(row.feature.fid)") { continue }

@@ -26,7 +26,7 @@ extension OfflinePackage {
             var arguments: [SQLiteValue] = []
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 guard let field = info.field(named: name) else { throw unknownField(name, in: info) }
-                conditions.append("t.\(quoted(field.name)) IS ?")
+                conditions.append("t.\(SQL.identifier(field.name)) IS ?")
                 arguments.append(value)
             }
             return try FeatureReader(layer: info).features(
@@ -67,12 +67,12 @@ extension OfflinePackage {
         let reader = FeatureReader(layer: layer)
         let box: [SQLiteValue] = [.real(bounds.minX), .real(bounds.maxX), .real(bounds.minY), .real(bounds.maxY)]
         if layer.hasSpatialIndex {
-            let rtree = quoted("rtree_\(layer.name)_\(column.name)")
+            let rtree = SQL.identifier("rtree_\(layer.name)_\(column.name)")
             return try reader.features(where: """
-                t.\(quoted(reader.key)) IN (SELECT id FROM \(rtree) WHERE maxx >= ? AND minx <= ? AND maxy >= ? AND miny <= ?)
+                t.\(SQL.identifier(reader.key)) IN (SELECT id FROM \(rtree) WHERE maxx >= ? AND minx <= ? AND maxy >= ? AND miny <= ?)
                 """, box, in: connection)
         }
-        return try reader.features(where: "t.\(quoted(column.name)) IS NOT NULL", in: connection).filter {
+        return try reader.features(where: "t.\(SQL.identifier(column.name)) IS NOT NULL", in: connection).filter {
             guard let envelope = $0.geometry?.envelope else { return false }
             return envelope.intersects(bounds)
         }

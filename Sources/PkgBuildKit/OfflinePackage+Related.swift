@@ -62,29 +62,29 @@ extension OfflinePackage {
         _ = try reader.feature(id, in: connection)  // unknownFeature before anything else
         let (idSQL, idArgument) = try reader.condition(for: id)
         func keyValue(_ column: String) throws -> SQLiteValue {
-            try connection.scalar("SELECT t.\(quoted(column)) FROM \(quoted(layer.name)) t WHERE \(idSQL)", [idArgument]) ?? .null
+            try connection.scalar("SELECT t.\(SQL.identifier(column)) FROM \(SQL.identifier(layer.name)) t WHERE \(idSQL)", [idArgument]) ?? .null
         }
         var ends: [RelationshipEnd] = []
         let name = layer.name.lowercased()
         for relationship in schema.relationships {
             if relationship.originTable.lowercased() == name, let other = schema.layer(named: relationship.destinationTable) {
-                let destination = quoted(relationship.destinationKey)
+                let destination = SQL.identifier(relationship.destinationKey)
                 var end = RelationshipEnd(relationship: relationship, direction: .forward, other: other,
                                           condition: "t.\(destination) = ?",
                                           keyValue: try keyValue(relationship.originKey), link: nil)
                 if let mapping = relationship.mappingTable {
-                    end.condition = "t.\(destination) IN (SELECT related_id FROM \(quoted(mapping)) WHERE base_id = ?)"
+                    end.condition = "t.\(destination) IN (SELECT related_id FROM \(SQL.identifier(mapping)) WHERE base_id = ?)"
                     end.link = (mapping, "base_id")
                 }
                 ends.append(end)
             }
             if relationship.destinationTable.lowercased() == name, let other = schema.layer(named: relationship.originTable) {
-                let origin = quoted(relationship.originKey)
+                let origin = SQL.identifier(relationship.originKey)
                 var end = RelationshipEnd(relationship: relationship, direction: .backward, other: other,
                                           condition: "t.\(origin) = ?",
                                           keyValue: try keyValue(relationship.destinationKey), link: nil)
                 if let mapping = relationship.mappingTable {
-                    end.condition = "t.\(origin) IN (SELECT base_id FROM \(quoted(mapping)) WHERE related_id = ?)"
+                    end.condition = "t.\(origin) IN (SELECT base_id FROM \(SQL.identifier(mapping)) WHERE related_id = ?)"
                     end.link = (mapping, "related_id")
                 }
                 ends.append(end)

@@ -96,16 +96,16 @@ public struct PackageChangeTracking {
         try connection.withTransaction {
             for table in try trackedTables() {
                 let columns = table.columns
-                let g = quoted(table.globalIDColumn)
-                let baseColumns = columns.map { "b.\(quoted($0))" }.joined(separator: ", ")
-                let currentColumns = columns.map { "t.\(quoted($0))" }.joined(separator: ", ")
+                let g = SQL.identifier(table.globalIDColumn)
+                let baseColumns = columns.map { "b.\(SQL.identifier($0))" }.joined(separator: ", ")
+                let currentColumns = columns.map { "t.\(SQL.identifier($0))" }.joined(separator: ", ")
                 let compared = columns.filter { $0 != table.globalIDColumn && $0 != table.keyColumn }
                 try connection.forEachRow("""
                     SELECT e.position, e.globalid, e.operation, b.\(g) IS NOT NULL, t.\(g) IS NOT NULL,
                       \(baseColumns), \(currentColumns)
                     FROM pkgbuild_edits e
-                    LEFT JOIN \(quoted(SyncSchema.baseTable(for: table.name))) b ON b.\(g) = e.globalid
-                    LEFT JOIN \(quoted(table.name)) t ON t.\(g) = e.globalid
+                    LEFT JOIN \(SQL.identifier(SyncSchema.baseTable(for: table.name))) b ON b.\(g) = e.globalid
+                    LEFT JOIN \(SQL.identifier(table.name)) t ON t.\(g) = e.globalid
                     WHERE e.table_name = ? ORDER BY e.position
                     """, [.text(table.name)]) { row in
                     let n = columns.count
@@ -136,7 +136,7 @@ public struct PackageChangeTracking {
         try connection.withTransaction(.immediate) {
             for table in try trackedTables() {
                 try connection.execute("""
-                    DELETE FROM \(quoted(SyncSchema.baseTable(for: table.name))) WHERE \(quoted(table.globalIDColumn)) IN
+                    DELETE FROM \(SQL.identifier(SyncSchema.baseTable(for: table.name))) WHERE \(SQL.identifier(table.globalIDColumn)) IN
                       (SELECT globalid FROM pkgbuild_edits WHERE table_name = ? AND position <= ?)
                     """, [.text(table.name), .integer(position)])
             }
@@ -148,7 +148,7 @@ public struct PackageChangeTracking {
     public func rebaseline(table: String, globalID: String) throws {
         let tracked = try requireTable(table)
         try connection.withTransaction(.immediate) {
-            try connection.execute("DELETE FROM \(quoted(SyncSchema.baseTable(for: tracked.name))) WHERE \(quoted(tracked.globalIDColumn)) = ?",
+            try connection.execute("DELETE FROM \(SQL.identifier(SyncSchema.baseTable(for: tracked.name))) WHERE \(SQL.identifier(tracked.globalIDColumn)) = ?",
                                    [.text(globalID)])
             try connection.execute("DELETE FROM pkgbuild_edits WHERE table_name = ? AND globalid = ?",
                                    [.text(tracked.name), .text(globalID)])
@@ -167,9 +167,9 @@ public struct PackageChangeTracking {
         var values = tracked.columns.map { row[$0] ?? .null }
         if let index = tracked.columns.firstIndex(of: tracked.globalIDColumn) { values[index] = .text(globalID) }
         try connection.withTransaction(.immediate) {
-            let columnList = tracked.columns.map(quoted).joined(separator: ", ")
+            let columnList = tracked.columns.map(SQL.identifier).joined(separator: ", ")
             let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            try connection.execute("INSERT OR REPLACE INTO \(quoted(SyncSchema.baseTable(for: tracked.name))) (\(columnList)) VALUES (\(placeholders))",
+            try connection.execute("INSERT OR REPLACE INTO \(SQL.identifier(SyncSchema.baseTable(for: tracked.name))) (\(columnList)) VALUES (\(placeholders))",
                                    values)
             try connection.execute("""
                 INSERT INTO pkgbuild_edits (table_name, globalid, operation) VALUES (?1, ?2, 'update')
@@ -207,27 +207,27 @@ public struct PackageChangeTracking {
         if try tableExists(base, in: connection) {
             let existing = Set(try readFields(of: base, in: connection).map { $0.name.lowercased() })
             for field in fields where !existing.contains(field.name.lowercased()) {
-                try connection.execute("ALTER TABLE \(quoted(base)) ADD COLUMN \(quoted(field.name)) \(field.declaredType)")
+                try connection.execute("ALTER TABLE \(SQL.identifier(base)) ADD COLUMN \(SQL.identifier(field.name)) \(field.declaredType)")
             }
             return
         }
         let columns = fields.map { field -> String in
             let type = field.declaredType.isEmpty ? "" : " \(field.declaredType)"
-            return quoted(field.name) + type + (field.name == table.globalIDColumn ? " NOT NULL" : "")
+            return SQL.identifier(field.name) + type + (field.name == table.globalIDColumn ? " NOT NULL" : "")
         }
         try connection.execute("""
-            CREATE TABLE \(quoted(base)) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(quoted(table.globalIDColumn))))
+            CREATE TABLE \(SQL.identifier(base)) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(SQL.identifier(table.globalIDColumn))))
             """)
     }
 
     /// The three edit triggers of a table.
     static func editTriggers(_ table: TrackedTable) -> [(name: String, sql: String)] {
-        let t = quoted(table.name), g = quoted(table.globalIDColumn), k = quoted(table.keyColumn)
-        let base = quoted(SyncSchema.baseTable(for: table.name))
-        let name = literal(table.name)
+        let t = SQL.identifier(table.name), g = SQL.identifier(table.globalIDColumn), k = SQL.identifier(table.keyColumn)
+        let base = SQL.identifier(SyncSchema.baseTable(for: table.name))
+        let name = SQL.literal(table.name)
         let tracking = "NOT EXISTS (SELECT 1 FROM pkgbuild_apply_context)"
-        let baseColumns = table.columns.map(quoted).joined(separator: ", ")
-        let oldValues = table.columns.map { "OLD.\(quoted($0))" }.joined(separator: ", ")
+        let baseColumns = table.columns.map(SQL.identifier).joined(separator: ", ")
+        let oldValues = table.columns.map { "OLD.\(SQL.identifier($0))" }.joined(separator: ", ")
         let insertedOffline = "EXISTS (SELECT 1 FROM pkgbuild_edits WHERE table_name = \(name) AND globalid = OLD.\(g) AND operation = 'insert')"
         let saveBase = "INSERT OR IGNORE INTO \(base) (\(baseColumns)) SELECT \(oldValues) WHERE NOT \(insertedOffline);"
         let changed = table.changedCondition.isEmpty ? "0" : table.changedCondition
@@ -236,21 +236,21 @@ public struct PackageChangeTracking {
         let deleteName = "pkgbuild_edit_\(table.name)_delete"
         return [
             (insertName, """
-                CREATE TRIGGER \(quoted(insertName)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
+                CREATE TRIGGER \(SQL.identifier(insertName)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
                 UPDATE \(t) SET \(g) = \(GlobalID.sqlExpression) WHERE \(k) = NEW.\(k) AND NEW.\(g) IS NULL; \
                 INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) \
                 SELECT \(name), r.\(g), CASE WHEN EXISTS (SELECT 1 FROM \(base) b WHERE b.\(g) = r.\(g)) \
                 THEN 'update' ELSE 'insert' END FROM \(t) r WHERE r.\(k) = NEW.\(k) AND \(tracking); END
                 """),
             (updateName, """
-                CREATE TRIGGER \(quoted(updateName)) AFTER UPDATE ON \(t) FOR EACH ROW \
+                CREATE TRIGGER \(SQL.identifier(updateName)) AFTER UPDATE ON \(t) FOR EACH ROW \
                 WHEN OLD.\(g) IS NOT NULL AND (\(changed)) AND \(tracking) BEGIN \
                 \(saveBase) \
                 INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) VALUES (\(name), OLD.\(g), \
                 COALESCE((SELECT operation FROM pkgbuild_edits WHERE table_name = \(name) AND globalid = OLD.\(g)), 'update')); END
                 """),
             (deleteName, """
-                CREATE TRIGGER \(quoted(deleteName)) AFTER DELETE ON \(t) FOR EACH ROW \
+                CREATE TRIGGER \(SQL.identifier(deleteName)) AFTER DELETE ON \(t) FOR EACH ROW \
                 WHEN OLD.\(g) IS NOT NULL AND \(tracking) BEGIN \
                 \(saveBase) \
                 INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) \

@@ -191,7 +191,7 @@ public struct SourceGeodatabase {
         return try connection.withTransaction {
             let tables = try trackedTables().map { table in
                 SourceStatus.Table(name: table.name,
-                                   rowCount: try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?
+                                   rowCount: try connection.scalar("SELECT count(*) FROM \(SQL.identifier(table.name))")?
                                        .int64Value ?? 0,
                                    globalIDColumn: table.globalIDColumn)
             }
@@ -209,8 +209,8 @@ public struct SourceGeodatabase {
 
     /// The three change-log triggers of a table.
     static func logTriggers(_ table: TrackedTable) -> [(name: String, sql: String)] {
-        let t = quoted(table.name), g = quoted(table.globalIDColumn), k = quoted(table.keyColumn)
-        let tableLiteral = literal(table.name)
+        let t = SQL.identifier(table.name), g = SQL.identifier(table.globalIDColumn), k = SQL.identifier(table.keyColumn)
+        let tableLiteral = SQL.literal(table.name)
         let context = "(SELECT replica_id FROM pkgbuild_apply_context), (SELECT sync_id FROM pkgbuild_apply_context)"
         let insertName = "pkgbuild_log_\(table.name)_insert"
         let updateName = "pkgbuild_log_\(table.name)_update"
@@ -218,19 +218,19 @@ public struct SourceGeodatabase {
         let changed = table.changedCondition.isEmpty ? "0" : table.changedCondition
         return [
             (insertName, """
-                CREATE TRIGGER \(quoted(insertName)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
+                CREATE TRIGGER \(SQL.identifier(insertName)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
                 UPDATE \(t) SET \(g) = \(GlobalID.sqlExpression) WHERE \(k) = NEW.\(k) AND NEW.\(g) IS NULL; \
                 INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
                 SELECT \(tableLiteral), \(g), 'insert', \(context) FROM \(t) WHERE \(k) = NEW.\(k); END
                 """),
             (updateName, """
-                CREATE TRIGGER \(quoted(updateName)) AFTER UPDATE ON \(t) FOR EACH ROW \
+                CREATE TRIGGER \(SQL.identifier(updateName)) AFTER UPDATE ON \(t) FOR EACH ROW \
                 WHEN OLD.\(g) IS NOT NULL AND (\(changed)) BEGIN \
                 INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
                 VALUES (\(tableLiteral), NEW.\(g), 'update', \(context)); END
                 """),
             (deleteName, """
-                CREATE TRIGGER \(quoted(deleteName)) AFTER DELETE ON \(t) FOR EACH ROW WHEN OLD.\(g) IS NOT NULL BEGIN \
+                CREATE TRIGGER \(SQL.identifier(deleteName)) AFTER DELETE ON \(t) FOR EACH ROW WHEN OLD.\(g) IS NOT NULL BEGIN \
                 INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
                 VALUES (\(tableLiteral), OLD.\(g), 'delete', \(context)); END
                 """),

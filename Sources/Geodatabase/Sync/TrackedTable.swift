@@ -28,7 +28,7 @@ public struct TrackedTable: Sendable, Hashable {
 
     /// `OLD."a" IS NOT NEW."a" OR ...`: true when an UPDATE changed any value column.
     var changedCondition: String {
-        valueColumns.map { "OLD.\(quoted($0)) IS NOT NEW.\(quoted($0))" }.joined(separator: " OR ")
+        valueColumns.map { "OLD.\(SQL.identifier($0)) IS NOT NEW.\(SQL.identifier($0))" }.joined(separator: " OR ")
     }
 }
 
@@ -76,7 +76,7 @@ func prepareTrackedTable(_ requested: String, in connection: Connection) throws 
     let key: String
     if let integerKey = integerPrimaryKey(of: fields) {
         key = integerKey
-    } else if (try? connection.query("SELECT rowid FROM \(quoted(name)) LIMIT 0")) != nil,
+    } else if (try? connection.query("SELECT rowid FROM \(SQL.identifier(name)) LIMIT 0")) != nil,
               !fields.contains(where: { $0.name.lowercased() == "rowid" }) {
         key = "rowid"
     } else {
@@ -97,18 +97,18 @@ func prepareTrackedTable(_ requested: String, in connection: Connection) throws 
         }
         globalID = existing.name
     } else {
-        try connection.execute("ALTER TABLE \(quoted(name)) ADD COLUMN globalid TEXT")
+        try connection.execute("ALTER TABLE \(SQL.identifier(name)) ADD COLUMN globalid TEXT")
         globalID = "globalid"
         fields = try readFields(of: name, in: connection)
     }
 
-    if try connection.scalar("SELECT 1 FROM \(quoted(name)) WHERE \(quoted(globalID)) IS NULL LIMIT 1") != nil {
+    if try connection.scalar("SELECT 1 FROM \(SQL.identifier(name)) WHERE \(SQL.identifier(globalID)) IS NULL LIMIT 1") != nil {
         try connection.execute("""
-            UPDATE \(quoted(name)) SET \(quoted(globalID)) = \(GlobalID.sqlExpression) WHERE \(quoted(globalID)) IS NULL
+            UPDATE \(SQL.identifier(name)) SET \(SQL.identifier(globalID)) = \(GlobalID.sqlExpression) WHERE \(SQL.identifier(globalID)) IS NULL
             """)
     }
     if let duplicate = try connection.query("""
-        SELECT \(quoted(globalID)), count(*) FROM \(quoted(name)) GROUP BY \(quoted(globalID)) HAVING count(*) > 1 LIMIT 1
+        SELECT \(SQL.identifier(globalID)), count(*) FROM \(SQL.identifier(name)) GROUP BY \(SQL.identifier(globalID)) HAVING count(*) > 1 LIMIT 1
         """).first {
         throw GeodatabaseError(.invalidContent, """
             \(connection.path): column '\(name).\(globalID)' holds the id \(duplicate[0].description) \
@@ -117,7 +117,7 @@ func prepareTrackedTable(_ requested: String, in connection: Connection) throws 
     }
     if try !hasUniqueIndex(on: globalID, of: name, in: connection) {
         try connection.execute("""
-            CREATE UNIQUE INDEX \(quoted("pkgbuild_\(name)_globalid")) ON \(quoted(name)) (\(quoted(globalID)))
+            CREATE UNIQUE INDEX \(SQL.identifier("pkgbuild_\(name)_globalid")) ON \(SQL.identifier(name)) (\(SQL.identifier(globalID)))
             """)
     }
 
@@ -148,7 +148,7 @@ func installTrigger(named name: String, sql: String, in connection: Connection) 
     let stored = try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
                                        [.text(name)])?.stringValue
     guard stored != sql else { return }
-    if stored != nil { try connection.execute("DROP TRIGGER \(quoted(name))") }
+    if stored != nil { try connection.execute("DROP TRIGGER \(SQL.identifier(name))") }
     try connection.execute(sql)
 }
 
@@ -156,11 +156,11 @@ func installTrigger(named name: String, sql: String, in connection: Connection) 
 /// (a NULL one may be filled, as the insert triggers do).
 func guardTriggerSQL(_ table: TrackedTable) -> (name: String, sql: String) {
     let name = "pkgbuild_guard_\(table.name)"
-    let g = quoted(table.globalIDColumn)
+    let g = SQL.identifier(table.globalIDColumn)
     let message = "pkgbuild: the \(table.globalIDColumn) of a row of \(table.name) cannot be changed"
     return (name, """
-        CREATE TRIGGER \(quoted(name)) BEFORE UPDATE OF \(g) ON \(quoted(table.name)) FOR EACH ROW \
+        CREATE TRIGGER \(SQL.identifier(name)) BEFORE UPDATE OF \(g) ON \(SQL.identifier(table.name)) FOR EACH ROW \
         WHEN OLD.\(g) IS NOT NULL AND NEW.\(g) IS NOT OLD.\(g) \
-        BEGIN SELECT RAISE(ABORT, \(literal(message))); END
+        BEGIN SELECT RAISE(ABORT, \(SQL.literal(message))); END
         """)
 }

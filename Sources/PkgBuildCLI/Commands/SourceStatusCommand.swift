@@ -72,7 +72,7 @@ public struct SourceStatusCommand: Command {
             for layer in schema.layers where layer.kind == .features || layer.kind == .attributes {
                 let trackedTable = trackedByName[layer.name.lowercased()]
                 let count = try trackedTable?.rowCount
-                    ?? connection.scalar("SELECT count(*) FROM \(quotedIdentifier(layer.name))")?.int64Value ?? 0
+                    ?? connection.scalar("SELECT count(*) FROM \(SQL.identifier(layer.name))")?.int64Value ?? 0
                 rows.append(TableRow(name: layer.name, kind: layer.kind.dataType, rowCount: count,
                                      globalIDColumn: trackedTable?.globalIDColumn ?? layer.globalIDColumn,
                                      isTracked: trackedTable != nil))
@@ -146,9 +146,4 @@ public struct SourceStatusCommand: Command {
         }
         return out
     }
-}
-
-/// `"name"` with inner quotes doubled, for an identifier read from the file itself.
-private func quotedIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

@@ -1,0 +1,14 @@
+/// Quoting for SQL text built from names read from a database (tables, columns, triggers),
+/// where a name cannot be a bound parameter.
+public enum SQL {
+    /// `name` as an SQL identifier: in double quotes, inner quotes doubled, so any name a
+    /// database holds (spaces, quotes, keywords) is safe.
+    public static func identifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `text` as an SQL string literal: in single quotes, inner quotes doubled.
+    public static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
