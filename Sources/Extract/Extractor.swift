@@ -226,7 +226,7 @@ public enum Extractor {
         var plans: [LayerPlan]
         var areas: [String: Geometry]
         var relationships: [Relationship]
-        var spatialReferenceSystems: [SpatialReferenceRow]
+        var spatialReferenceSystems: [SpatialReferenceInfo]
         var basemap: Basemap?
     }
 
@@ -267,14 +267,14 @@ public enum Extractor {
         }
         let lonLatArea = try transformed(into: try crs("EPSG:4326", option: "EPSG:4326"))
         let packageCRS = try request.crs.map { try crs($0, option: "--crs") }
-        var packageSRS: SpatialReferenceRow?
+        var packageSRS: SpatialReferenceInfo?
         if let packageCRS {
             let code = packageCRS.epsgCode
             let definition: String
             do { definition = try packageCRS.wkt() } catch {
                 throw ExtractError(.crs, "--crs \(packageCRS.definition): no WKT for it (\(error))")
             }
-            packageSRS = SpatialReferenceRow(
+            packageSRS = SpatialReferenceInfo(
                 srsID: Int64(code ?? 100_000), name: packageCRS.name ?? packageCRS.definition,
                 organization: code == nil ? "NONE" : "EPSG", organizationCoordsysID: Int64(code ?? 100_000),
                 definition: definition, description: nil)
@@ -317,7 +317,7 @@ public enum Extractor {
 
         var plans: [LayerPlan] = []
         var areas: [String: Geometry] = [:]
-        var srsRows: [Int64: SpatialReferenceRow] = [:]
+        var srsRows: [Int64: SpatialReferenceInfo] = [:]
         var layerCRSDefinitions: [String: String] = [:]
         for layer in chosen {
             guard let primaryKey = layer.primaryKey else {
@@ -340,10 +340,7 @@ public enum Extractor {
                 if request.clip, typeName == "POLYGON" || typeName == "LINESTRING" { typeName = "MULTI" + typeName }
                 geometry = .init(name: g.name, geometryTypeName: typeName, srsID: g.srsID, z: g.z, m: g.m)
                 if let srs = schema.spatialReferenceSystem(id: g.srsID) {
-                    srsRows[srs.srsID] = SpatialReferenceRow(
-                        srsID: srs.srsID, name: srs.name, organization: srs.organization,
-                        organizationCoordsysID: srs.organizationCoordsysID, definition: srs.definition,
-                        description: srs.description)
+                    srsRows[srs.srsID] = srs
                     sourceCRS = srs.organization.uppercased() == "EPSG" ? "EPSG:\(srs.organizationCoordsysID)" : "srs_id:\(srs.srsID)"
                 }
                 let definition = sourceCRS?.hasPrefix("EPSG:") == true ? sourceCRS!

@@ -37,25 +37,6 @@ public struct PackageTable: Sendable, Hashable {
     public var rtreeName: String? { geometry.map { "rtree_\(name)_\($0.name)" } }
 }
 
-/// A row of the spatial reference system table.
-public struct SpatialReferenceRow: Sendable, Hashable {
-    public var srsID: Int64
-    public var name: String
-    public var organization: String
-    public var organizationCoordsysID: Int64
-    public var definition: String
-    public var description: String?
-    public init(srsID: Int64, name: String, organization: String, organizationCoordsysID: Int64,
-                definition: String, description: String?) {
-        self.srsID = srsID
-        self.name = name
-        self.organization = organization
-        self.organizationCoordsysID = organizationCoordsysID
-        self.definition = definition
-        self.description = description
-    }
-}
-
 /// Writes a fresh GeoPackage 1.3 (data.gpkg): the core `gpkg_*` tables as GDAL makes them
 /// (GDAL's validator compares their structure column by column), tables copied from the
 /// source, one R-tree per feature table with the GeoPackage 1.3 triggers, and contents
@@ -113,7 +94,7 @@ public final class GeoPackageWriter {
     }
 
     /// Adds a spatial reference system once (a second call with the same id is ignored).
-    public func addSpatialReferenceSystem(_ srs: SpatialReferenceRow) throws {
+    public func addSpatialReferenceSystem(_ srs: SpatialReferenceInfo) throws {
         try connection.execute("""
             INSERT OR IGNORE INTO gpkg_spatial_ref_sys
                 (srs_name, srs_id, organization, organization_coordsys_id, definition, description)
