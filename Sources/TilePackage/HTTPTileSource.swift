@@ -2,7 +2,7 @@ import Foundation
 import HTTP
 
 /// Tiles fetched over HTTP(S) from an XYZ or TMS URL template, many at once, with retries
-/// and timeouts (see `HTTPConfiguration`). Connections are kept alive across batches.
+/// and timeouts (see `HTTPConfiguration`). Connections are kept alive across calls.
 ///
 /// A tile the server does not have (404, 204) is `.absent`; a tile whose retries ran out is
 /// `.failed`, and the run goes on. The sizes of the tiles fetched are remembered so an
@@ -50,7 +50,7 @@ public final class HTTPTileSource: TileSource {
         return metadata
     }
 
-    public func fetch(_ tiles: [TileID], _ report: (TileID, TileFetchResult) throws -> Void) throws {
+    public func fetch(_ tiles: some Sequence<TileID>, _ report: (TileID, TileFetchResult) throws -> Void) throws {
         try fetchResponses(tiles) { response in
             switch response.outcome {
             case .body(let data): try report(response.tag, .data(data))
@@ -63,7 +63,7 @@ public final class HTTPTileSource: TileSource {
     /// Fetches `tiles` and hands over each raw response.
     /// - Throws: `CancellationError` once `isCancelled` says so; `TilePackageError.io` when
     ///   libcurl itself fails; what `handle` throws.
-    func fetchResponses(_ tiles: [TileID], _ handle: (HTTPResponse<TileID>) throws -> Void) throws {
+    func fetchResponses(_ tiles: some Sequence<TileID>, _ handle: (HTTPResponse<TileID>) throws -> Void) throws {
         let requests = tiles.lazy.map { [template] tile in HTTPRequest(url: template.url(for: tile), tag: tile) }
         do {
             try client.fetch(requests, isCancelled: isCancelled, handle)

@@ -26,7 +26,7 @@ public final class MBTilesSource: TileSource {
 
     public func metadata() throws -> TileSourceMetadata { try reader.metadata() }
 
-    public func fetch(_ tiles: [TileID], _ report: (TileID, TileFetchResult) throws -> Void) throws {
+    public func fetch(_ tiles: some Sequence<TileID>, _ report: (TileID, TileFetchResult) throws -> Void) throws {
         for t in tiles {
             if let data = try reader.tile(t) { try report(t, .data(data)) } else { try report(t, .absent) }
         }

@@ -92,6 +92,11 @@ public final class MBTilesWriter {
         try wrap { try connection.execute("COMMIT") }
     }
 
+    /// Makes the open batch's writes durable; nothing when no batch is open.
+    public func commitOpenBatch() throws {
+        if connection.isInTransaction { try commitBatch() }
+    }
+
     /// Drops the batch's writes (after an error or a cancellation); harmless outside a batch.
     public func rollbackBatch() {
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }

@@ -14,17 +14,14 @@ public struct TileCopyRequest: Sendable {
     public var jobKey: String
     /// The tileset's `name`; defaults to the source's, then to the output's file name.
     public var name: String?
-    /// Tiles fetched and committed together.
-    public var batchSize: Int
 
     public init(output: String, coverage: TileCoverage, areaBounds: Envelope, jobKey: String,
-                name: String? = nil, batchSize: Int = 256) {
+                name: String? = nil) {
         self.output = output
         self.coverage = coverage
         self.areaBounds = areaBounds
         self.jobKey = jobKey
         self.name = name
-        self.batchSize = batchSize
     }
 
     /// Where the work in progress lives: beside the output, under a name no reader takes for
@@ -44,6 +41,8 @@ public struct TileCopyReport: Sendable, Hashable {
     public var absent = 0
     /// Tiles the source failed to deliver.
     public var failed = 0
+    /// Why the first of them failed (credentials redacted), when one did.
+    public var firstFailure: String?
     /// Bytes of tile data written in this run.
     public var bytes = 0
     /// The zooms with at least one tile in the output.
@@ -98,13 +97,17 @@ public enum TileCopy {
             }
             if report.failed > 0 {
                 try w.commitBatch()
-                throw TilePackageError(.incomplete, "\(report.failed) of \(report.requested) tiles could not be fetched from \(source.identity); "
-                    + "the tiles so far are kept in \(request.workPath): run the same command again to resume")
+                throw TilePackageError(.incomplete, "\(report.failed) of \(report.requested) tiles could not be fetched from \(source.identity)"
+                    + (report.firstFailure.map { " (the first: \($0))" } ?? "") + "; the tiles so far are kept in \(request.workPath): run the same command again to resume")
             }
             report.zooms = try w.writtenZooms()
             try w.setMetadata(outputMetadata(request, source: sourceMetadata, written: report.zooms, firstTile: firstTile, writer: w)
                               + [(jobKeyName, nil)])
             try w.commitBatch()
+        } catch is CancellationError {
+            // Whole tiles only: what is written is kept for the resume.
+            try w.commitOpenBatch()
+            throw CancellationError()
         } catch {
             w.rollbackBatch()
             throw error
@@ -114,19 +117,27 @@ public enum TileCopy {
     }
 
     /// The copy from any source, in the batch `fill` opened: rectangles the source can scan
-    /// are written as they come; other tiles are fetched by number in batches, skipping
-    /// those an interrupted run already wrote. Commits between batches, polling cancellation.
+    /// are written as they come; the tiles of the others are fetched by number in one call
+    /// over the whole coverage, skipping those an interrupted run already wrote, so that a
+    /// source working concurrently (HTTP) never waits for a batch to drain. Commits every
+    /// `commitInterval` and, on cancellation, what is written so far.
     private static func copyTileByTile(_ request: TileCopyRequest, from source: some TileSource, into w: MBTilesWriter,
                                        firstTile: inout Data?, report: inout TileCopyReport,
                                        progress: Progress, isCancelled: () -> Bool) throws {
+        let clock = ContinuousClock()
+        var lastCommit = clock.now
         var done = 0
         let total = report.requested
-        func commitAndCheck() throws {
+        func commitIfDue() throws {
+            guard clock.now - lastCommit >= commitInterval else { return }
             try w.commitBatch()
             progress(done, total)
-            if isCancelled() { throw CancellationError() }
             try w.beginBatch()
+            lastCommit = clock.now
         }
+        // Rectangles the source cannot scan, kept as rectangles (as many as the coverage
+        // has, never one entry per tile).
+        var byNumber: [TileRange] = []
         for z in request.coverage.zooms {
             for range in request.coverage.ranges(zoom: z) {
                 var delivered = 0
@@ -137,43 +148,49 @@ public enum TileCopy {
                     report.written += 1
                     report.bytes += data.count
                     done += 1
-                    if delivered % 16384 == 0 { try commitAndCheck() }
+                    if isCancelled() { throw CancellationError() }
+                    if delivered % 1024 == 0 { try commitIfDue() }
                 }
                 if scanned {
                     report.absent += range.count - delivered
                     done += range.count - delivered
-                    continue
+                    try commitIfDue()
+                } else {
+                    byNumber.append(range)
                 }
-                var batch: [TileID] = []
-                batch.reserveCapacity(request.batchSize)
-                func flush() throws {
-                    guard !batch.isEmpty else { return }
-                    try source.fetch(batch) { tile, result in
-                        switch result {
-                        case .data(let data):
-                            try w.write(tile, data: data)
-                            if firstTile == nil { firstTile = data }
-                            report.written += 1
-                            report.bytes += data.count
-                        case .absent: report.absent += 1
-                        case .failed: report.failed += 1
-                        }
-                        done += 1
-                    }
-                    batch.removeAll(keepingCapacity: true)
-                    try commitAndCheck()
-                }
-                try range.forEach { tile in
-                    if try w.contains(tile) {
-                        report.resumed += 1
-                        done += 1
-                    } else {
-                        batch.append(tile)
-                        if batch.count >= request.batchSize { try flush() }
-                    }
-                }
-                try flush()
             }
+        }
+        if !byNumber.isEmpty {
+            // Counted while the source pulls the tiles to fetch, outside `report` (inout).
+            var resumed = 0
+            let checkResumed = try !w.isEmpty()
+            let wanted = TilesToFetch(byNumber) { tile in
+                guard checkResumed, try w.contains(tile) else { return true }
+                resumed += 1
+                return false
+            }
+            var handled = 0
+            try source.fetch(wanted) { tile, result in
+                switch result {
+                case .data(let data):
+                    try w.write(tile, data: data)
+                    if firstTile == nil { firstTile = data }
+                    report.written += 1
+                    report.bytes += data.count
+                case .absent: report.absent += 1
+                case .failed(let message):
+                    if report.failed == 0 { report.firstFailure = message }
+                    report.failed += 1
+                }
+                handled += 1
+                done = handled + resumed
+                if isCancelled() { throw CancellationError() }
+                if handled % 64 == 0 { progress(done, total) }
+                try commitIfDue()
+            }
+            try wanted.rethrowFailure()
+            report.resumed += resumed
+            done = handled + resumed
         }
         progress(done, total)
     }
@@ -278,10 +295,28 @@ public enum TileCopy {
         String(format: "%.7f", v).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression)
     }
 
-    /// Renames the finished work file onto the output (atomically replacing an older one).
+    /// Renames the finished work file onto the output (atomically replacing an older one),
+    /// durably: the file's contents reach the disk before the rename, and the rename before
+    /// the copy reports success, so that after a power loss the output's name never holds an
+    /// incomplete file and a finished copy stays finished.
     static func moveIntoPlace(_ work: String, _ output: String) throws {
+        try syncToDisk(work)
         guard rename(work, output) == 0 else {
             throw TilePackageError(.io, "cannot rename \(work) to \(output): \(String(cString: strerror(errno)))")
+        }
+        try syncToDisk(((output as NSString).deletingLastPathComponent as NSString).length > 0
+                       ? (output as NSString).deletingLastPathComponent : ".")
+    }
+
+    /// fsync of a file or a directory (for a directory: the names in it).
+    static func syncToDisk(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw TilePackageError(.io, "cannot open \(path) to flush it: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else {
+            throw TilePackageError(.io, "cannot flush \(path) to disk: \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -57,11 +57,12 @@ public protocol TileSource: AnyObject {
     /// - Throws: `TilePackageError` when the source cannot be read.
     func metadata() throws -> TileSourceMetadata
 
-    /// Fetches a batch of tiles and reports each one, in whatever order they complete.
-    /// Every tile of `tiles` is reported exactly once.
+    /// Fetches tiles and reports each one, in whatever order they complete. Every tile of
+    /// `tiles` is reported exactly once. `tiles` is read lazily, as the source is ready for
+    /// more (it may be a whole coverage, generated as it goes), and only once.
     /// - Throws: only for failures that make the whole source unusable (an unreadable file,
     ///   cancellation); a single tile's failure is reported as `.failed`.
-    func fetch(_ tiles: [TileID], _ report: (TileID, TileFetchResult) throws -> Void) throws
+    func fetch(_ tiles: some Sequence<TileID>, _ report: (TileID, TileFetchResult) throws -> Void) throws
 
     /// The bytes the tiles of `coverage` would take, from the sizes the source really has
     /// (all of them, or a sample); nil when the source cannot tell without fetching.

@@ -97,11 +97,15 @@ struct TilesHTTPCommandTests {
         let server = try TestTileServer(script: TileServerScript(rules: [failing]))
         let dir = try TemporaryDirectory()
         let out = dir.path("world.mbtiles")
-        let argv = ["tiles", "--area", "-180,-85,180,85", "--zoom", "0-3", "--from", server.baseURL + "/{z}/{x}/{y}.png",
+        let argv = ["tiles", "--area", "-180,-85,180,85", "--zoom", "0-3", "--from", server.baseURL + "/{z}/{x}/{y}.png?key=s3cret",
                     "-o", out, "--json"]
         let first = CLI.run(argv)
         #expect(first.exitCode == 1)
         #expect(first.stderr.contains("2 of 85 tiles could not be fetched"), "\(first.stderr)")
+        // The first failure says what it was and where, without the key.
+        #expect(first.stderr.contains("(the first: HTTP status 500 after 6 attempts - \(server.baseURL)/"), "\(first.stderr)")
+        #expect(first.stderr.contains(".png?key=REDACTED)"), "\(first.stderr)")
+        #expect(!first.stderr.contains("s3cret"), "\(first.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(FileManager.default.fileExists(atPath: out + ".partial"))
 

@@ -18,7 +18,7 @@ struct DirectCopyTests {
     static let metadataQuery = "SELECT name || '=' || value FROM metadata ORDER BY name"
 
     func request(_ output: String, _ coverage: TileCoverage, bounds: Envelope, key: String) -> TileCopyRequest {
-        TileCopyRequest(output: output, coverage: coverage, areaBounds: bounds, jobKey: key, batchSize: 16)
+        TileCopyRequest(output: output, coverage: coverage, areaBounds: bounds, jobKey: key)
     }
 
     static func polygonCoverage(zooms: ClosedRange<Int>) throws -> (TileCoverage, Envelope) {

@@ -75,7 +75,7 @@ struct MBTilesCopyTests {
 
     func request(_ output: String, box: Envelope = alaska, zooms: ClosedRange<Int> = 0...5) -> TileCopyRequest {
         TileCopyRequest(output: output, coverage: TileCoverage(lonLatBoxes: [box], zooms: zooms),
-                        areaBounds: box, jobKey: "test \(box) \(zooms)", batchSize: 16)
+                        areaBounds: box, jobKey: "test \(box) \(zooms)")
     }
 
     @Test func rasterCopyOpensInGDALAndMbutilWithTheSourceBytes() throws {
@@ -145,7 +145,7 @@ struct MBTilesCopyTests {
 
         let out = dir.path("resumed.mbtiles")
         var commits = 0
-        // A by-number source (not scanning) so that batches commit every 16 tiles.
+        // A by-number source (not scanning): cancellation is polled after every tile.
         let bySource = ByNumber(try MBTilesSource(path: src))
         #expect(throws: CancellationError.self) {
             try TileCopy.run(request(out), from: bySource, isCancelled: { commits += 1; return commits == 6 })
@@ -171,6 +171,6 @@ final class ByNumber: TileSource {
     init(_ inner: MBTilesSource) { self.inner = inner }
     var identity: String { inner.identity }
     func metadata() throws -> TileSourceMetadata { try inner.metadata() }
-    func fetch(_ tiles: [TileID], _ report: (TileID, TileFetchResult) throws -> Void) throws { try inner.fetch(tiles, report) }
+    func fetch(_ tiles: some Sequence<TileID>, _ report: (TileID, TileFetchResult) throws -> Void) throws { try inner.fetch(tiles, report) }
     func estimatedBytes(of coverage: TileCoverage) throws -> Int? { try inner.estimatedBytes(of: coverage) }
 }

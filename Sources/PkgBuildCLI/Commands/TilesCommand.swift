@@ -122,7 +122,7 @@ public struct TilesCommand: Command {
         guard let output else { return }
         let request = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds,
                                       jobKey: "\(source.identity) \(parsedArea.crs) \(parsedArea.text) z\(zooms.lowerBound)-\(zooms.upperBound)",
-                                      name: name, batchSize: TilesCommand.isURL(from) ? max(64, concurrency * 16) : 1024)
+                                      name: name)
         let bar = ProgressBar(label: "tiles", total: total, context: context)
         let report: TileCopyReport
         do {
