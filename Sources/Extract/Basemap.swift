@@ -17,12 +17,14 @@ struct Basemap {
         let context = try GEOSContext()
         let coverage = try TileCoverage(lonLatArea: area, zooms: request.minZoom...request.maxZoom,
                                         context: context, isCancelled: isCancelled)
-        if let limit = request.maxTiles, coverage.totalCount > limit {
-            throw ExtractError(.area, "the area needs \(coverage.totalCount) tiles at zooms \(request.minZoom)-\(request.maxZoom), "
-                + "more than --max-tiles \(limit); raise --max-tiles or lower the zoom")
+        do {
+            try coverage.checkTileCount(maxTiles: request.maxTiles)
+        } catch {
+            throw ExtractError(.area, error.message)
         }
-        return Basemap(request: request, coverage: coverage,
-                       areaBounds: area.envelope ?? Envelope(minX: -180, minY: -85, maxX: 180, maxY: 85))
+        // As `tiles` takes them: an area across the antimeridian keeps west > east.
+        let bounds = TileCoverage.lonLatBounds(of: area) ?? Envelope(minX: -180, minY: -85, maxX: 180, maxY: 85)
+        return Basemap(request: request, coverage: coverage, areaBounds: bounds)
     }
 
     var isURL: Bool { request.source.contains("://") }
@@ -38,11 +40,11 @@ struct Basemap {
             var configuration = HTTPConfiguration()
             configuration.concurrency = request.concurrency
             for header in request.headers {
-                guard let colon = header.firstIndex(of: ":") else {
-                    throw ExtractError(.area, "--header '\(header)': expected 'Name: value'")
+                do {
+                    configuration.headers.append(try HTTPConfiguration.parseHeader(header))
+                } catch {
+                    throw ExtractError(.source, "tile source \(try identity()): \(error.description)")
                 }
-                configuration.headers.append((String(header[..<colon]).trimmingCharacters(in: .whitespaces),
-                                              String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
             }
             return try HTTPTileSource(template: request.source, configuration: configuration, isCancelled: isCancelled)
         }

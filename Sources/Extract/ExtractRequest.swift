@@ -1,3 +1,5 @@
+import TilePackage
+
 /// What `create` and `estimate` are asked to do: the command line's options as values.
 public struct ExtractRequest: Sendable, Hashable {
     /// `minx,miny,maxx,maxy`, WKT, or `@file.geojson`.
@@ -55,7 +57,7 @@ public struct ExtractRequest: Sendable, Hashable {
                      filters.map { "\($0.layer):\($0.expression)" }.joined(separator: "\u{1}"),
                      "\(clip)", schemaOnly.joined(separator: ","), "\(includeRelated)", "\(skipInvalid)",
                      crs ?? "", "\(register)"]
-        if let tiles { parts += [tiles.source, "\(tiles.minZoom)-\(tiles.maxZoom)", "\(tiles.maxTiles ?? -1)"] }
+        if let tiles { parts += [tiles.source, "\(tiles.minZoom)-\(tiles.maxZoom)", "\(tiles.maxTiles)"] }
         return parts.joined(separator: "\u{0}")
     }
 }
@@ -66,11 +68,12 @@ public struct TilesRequest: Sendable, Hashable {
     public var source: String
     public var minZoom: Int
     public var maxZoom: Int
-    public var maxTiles: Int?
+    /// The most tiles the basemap may take: more is refused before any work.
+    public var maxTiles: Int
     public var concurrency: Int
     public var headers: [String]
 
-    public init(source: String, minZoom: Int, maxZoom: Int, maxTiles: Int? = nil,
+    public init(source: String, minZoom: Int, maxZoom: Int, maxTiles: Int = TileCoverage.defaultMaxTiles,
                 concurrency: Int = 8, headers: [String] = []) {
         self.source = source
         self.minZoom = minZoom

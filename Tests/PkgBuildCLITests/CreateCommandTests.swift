@@ -73,6 +73,33 @@ import TestSupport
         try expectNothingWritten(dir, source: source)
     }
 
+    /// `create` and `estimate` refuse a basemap of more than `--max-tiles` tiles (100,000
+    /// unless told otherwise) before any work, as `tiles` does, with the count and the zooms
+    /// that fit. The whole world: 4^z tiles at zoom z.
+    @Test(arguments: [
+        (["create"], ["--zoom", "0-5", "--max-tiles", "100"], "1365 tiles at zoom 0-5, more than --max-tiles 100; zoom 0-3 fits (85 tiles)"),
+        (["estimate"], ["--zoom", "0-5", "--max-tiles", "100"], "1365 tiles at zoom 0-5, more than --max-tiles 100; zoom 0-3 fits (85 tiles)"),
+        (["create"], ["--zoom", "0-9"], "349525 tiles at zoom 0-9, more than --max-tiles 100000; zoom 0-8 fits (87381 tiles)"),
+        (["estimate"], ["--zoom", "0-9"], "349525 tiles at zoom 0-9, more than --max-tiles 100000; zoom 0-8 fits (87381 tiles)"),
+        (["estimate"], ["--zoom", "3-4", "--max-tiles", "10"], "320 tiles at zoom 3-4, more than --max-tiles 10; even zoom 3 alone does not fit"),
+    ])
+    func moreBasemapTilesThanMaxTilesIsRefusedBeforeAnyWork(command: [String], options: [String], message: String) throws {
+        let dir = try TemporaryDirectory()
+        let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
+        var argv = command + ["--area=-180,-85,180,85", "--features", source, "--tiles", TestData.url("ne_raster_z0-5.mbtiles").path] + options
+        if command == ["create"] { argv += ["-o", dir.path("world.pkg")] }
+        let r = CLI.run(argv)
+        #expect(r.exitCode == 1, "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        try expectNothingWritten(dir, source: source, "\(argv)")
+    }
+
+    @Test func maxTilesNeedsTiles() throws {
+        let r = CLI.run(["estimate", Self.area, "--features", "x.gpkg", "--max-tiles", "5"])
+        #expect(r.exitCode == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--max-tiles needs --tiles"), "\(r.stderr)")
+    }
+
     @Test(arguments: [
         (["--area=1,1,1,1"], "must be less than maxy"),
         (["--area=1,2,1,3"], "no width"),

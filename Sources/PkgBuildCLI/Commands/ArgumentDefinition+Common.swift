@@ -1,3 +1,5 @@
+import TilePackage
+
 extension ArgumentDefinition {
     /// `<AREA.pkg>`: the package a command works on, the first positional of every package verb.
     static let package = ArgumentDefinition.positional(
@@ -18,6 +20,11 @@ extension ArgumentDefinition {
     static let concurrency = ArgumentDefinition.option(
         "concurrency", valueName: "N", help: "HTTP requests in flight at once, for a tile URL template.",
         defaultValue: "8")
+
+    /// `--max-tiles`, the cap on a basemap's tiles (`TileCoverage.defaultMaxTiles`).
+    static let maxTiles = ArgumentDefinition.option(
+        "max-tiles", valueName: "N", help: "Refuse to start when the basemap needs more tiles than N.",
+        defaultValue: String(TileCoverage.defaultMaxTiles))
 
     /// `--json`, worded the same everywhere: "Print the <what> as JSON."
     static func json(_ what: String) -> ArgumentDefinition {

@@ -18,7 +18,7 @@ enum ExtractOptions {
         .option("tiles", valueName: "FILE.mbtiles|URL",
                 help: "The basemap: an MBTiles file, or an XYZ/TMS URL template with {z}, {x}, {y} or {-y}."),
         .option("zoom", valueName: "MIN-MAX", help: "Zoom levels of the basemap, such as 0-12, or one zoom (needed with --tiles)."),
-        .option("max-tiles", valueName: "N", help: "Refuse to start when the basemap needs more tiles than N. (default: no limit)"),
+        .maxTiles,
         .concurrency,
         HeaderOption.definition,
         .json("result"),
@@ -42,14 +42,18 @@ enum ExtractOptions {
                 throw UsageError("--tiles needs --zoom MIN-MAX")
             }
             let zoom = try TilesCommand.zoomRange(zoomText)
+            let maxTiles = try arguments.required("max-tiles", as: Int.self)
+            guard maxTiles > 0 else { throw UsageError("--max-tiles must be at least 1") }
             tiles = TilesRequest(source: source, minZoom: zoom.lowerBound, maxZoom: zoom.upperBound,
-                                 maxTiles: try arguments.value("max-tiles", as: Int.self),
+                                 maxTiles: maxTiles,
                                  concurrency: try arguments.value("concurrency", as: Int.self) ?? 8,
                                  headers: try HeaderOption.values(arguments).map { "\($0.name): \($0.value)" })
         } else if arguments.isPresent("zoom") {
             throw UsageError("--zoom needs --tiles")
         } else if arguments.isPresent("header") {
             throw UsageError("--header needs --tiles")
+        } else if arguments.isPresent("max-tiles") {
+            throw UsageError("--max-tiles needs --tiles")
         }
         let filters: [WhereFilter]
         do { filters = try arguments.values("where", as: String.self).map { try WhereFilter(parsing: $0) } } catch let error as ExtractError {

@@ -24,8 +24,7 @@ public struct TilesCommand: Command {
                     help: "The tile source: an MBTiles file, or an XYZ/TMS URL template with {z}, {x}, {y} or {-y}.",
                     isRequired: true),
             .option("output", short: "o", valueName: "OUT.mbtiles", help: "The MBTiles file to write (not needed with --dry-run)."),
-            .option("max-tiles", valueName: "N", help: "Refuse to start when the area needs more tiles than N.",
-                    defaultValue: "100000"),
+            .maxTiles,
             .concurrency,
             .option("rate", valueName: "N", help: "At most N HTTP requests per second. (default: no limit)"),
             HeaderOption.definition,
@@ -101,15 +100,7 @@ public struct TilesCommand: Command {
         let total = coverage.totalCount
         let areaBounds = try lonLatBounds(parsedArea, proj: proj)
 
-        if total > maxTiles && !dryRun {
-            var message = "the area needs \(total) tiles at zoom \(zooms.lowerBound)-\(zooms.upperBound), more than --max-tiles \(maxTiles)"
-            if let fits = coverage.deepestZoom(fittingIn: maxTiles) {
-                message += "; zoom \(zooms.lowerBound)-\(fits) fits (\(coverage.counts.filter { $0.zoom <= fits }.reduce(0) { $0 + $1.count }) tiles)"
-            } else {
-                message += "; even zoom \(zooms.lowerBound) alone does not fit"
-            }
-            throw TilePackageError(.invalidInput, message + ", or raise --max-tiles")
-        }
+        if !dryRun { try coverage.checkTileCount(maxTiles: maxTiles) }
 
         let source = try openSource(context)
         for warning in source.warnings { context.warn(warning) }
