@@ -121,6 +121,42 @@ struct TilesHTTPCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out + ".partial"))
     }
 
+    @Test("Ctrl-C mid-download stops with 130, keeps the tiles so far, and the same command resumes",
+          .timeLimit(.minutes(2)))
+    func interruptedRunResumes() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the executable first: swift build")
+        let server = try TestTileServer(script: TileServerScript(delay: 0.04))  // slowed down: ~100 tiles/s
+        let dir = try TemporaryDirectory()
+        let out = dir.path("world.mbtiles")
+        let argv = ["tiles", "--area", "-180,-85,180,85", "--zoom", "0-4", "--from", server.baseURL + "/{z}/{x}/{y}.png",
+                    "-o", out, "--concurrency", "4", "--json"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = argv
+        let stderr = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)  // past the first commit, before the end (~3.4 s)
+        #expect(process.isRunning, "the run ended before it could be interrupted")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(message)")
+        #expect(message.contains("Interrupted: the tiles so far are kept in \(out).partial"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // What was written before Ctrl-C is committed, not only what the last timed commit held.
+        let kept = try #require(Int(try sqlite(out + ".partial", "SELECT count(*) FROM map")))
+        #expect(kept > 0 && kept < 341, "tiles kept: \(kept)")
+
+        let resumed = CLI.run(argv)
+        try server.stop()
+        #expect(resumed.exitCode == 0, "\(resumed.stderr)")
+        let report = try json(resumed.stdout)
+        #expect(report["resumed"] as? Int == kept)
+        #expect(try sqlite(out, "SELECT count(*) FROM tiles") == "341")
+    }
+
     @Test("a run killed with SIGKILL mid-download, resumed, equals an uninterrupted run",
           .timeLimit(.minutes(2)))
     func killedRunResumes() throws {

@@ -95,8 +95,14 @@ public struct TilesCommand: Command {
         } catch let error as GeometryError {
             throw UsageError("--area: \(error.message)")
         }
-        let coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
+        let coverage: TileCoverage
+        do {
+            coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
                                         isCancelled: { context.isCancelled })
+        } catch is Swift.CancellationError {
+            // TilePackage stops with Swift's error; this module's own one exits with 130.
+            throw CancellationError()
+        }
         let total = coverage.totalCount
         let areaBounds = try lonLatBounds(parsedArea, proj: proj)
 
@@ -119,7 +125,7 @@ public struct TilesCommand: Command {
         do {
             report = try TileCopy.run(request, from: source, progress: { done, _ in bar.update(done: done) },
                                       isCancelled: { context.isCancelled })
-        } catch is CancellationError {
+        } catch is Swift.CancellationError {
             bar.finish()
             context.printError("Interrupted: the tiles so far are kept in \(request.workPath); run the same command again to resume.")
             throw ExitCode.interrupted
