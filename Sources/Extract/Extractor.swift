@@ -366,7 +366,7 @@ public enum Extractor {
             let reprojected = geometry != nil && geometry?.srsID != layer.geometryColumn?.srsID
             let cut = LayerCut(clipped: request.clip && mode == .spatial, filter: filter?.expression,
                                reprojectedFrom: reprojected ? sourceCRS : nil, schemaOnly: mode == .schemaOnly,
-                               spatial: mode == .spatial)
+                               spatial: mode == .spatial, relatedOnly: mode == .relatedOnly)
             let packageCRSName = reprojected ? packageSRS.map { $0.organization == "EPSG" ? "EPSG:\($0.organizationCoordsysID)" : "srs_id:\($0.srsID)" } : sourceCRS
             plans.append(LayerPlan(info: layer, table: table, mode: mode, filter: filter, cut: cut,
                                    sourceCRS: sourceCRS, packageCRS: packageCRSName,

@@ -158,13 +158,16 @@ extension PackageInspector {
     static func layerCuts(_ db: Connection) throws -> [String: LayerCut] {
         guard try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_layers'") != nil else { return [:] }
         var cuts: [String: LayerCut] = [:]
+        // Packages built before `related_only` was recorded lack the column.
+        let relatedOnly = try db.scalar("SELECT 1 FROM pragma_table_info('pkgbuild_layers') WHERE name = 'related_only'") != nil
         for row in try db.query("""
-            SELECT table_name, clipped, filter, reprojected_from, schema_only, spatial, related_rows FROM pkgbuild_layers
+            SELECT table_name, clipped, filter, reprojected_from, schema_only, spatial, related_rows, \(relatedOnly ? "related_only" : "0")
+            FROM pkgbuild_layers
             """) {
             guard let name = row[0].stringValue else { continue }
             cuts[name] = LayerCut(clipped: row[1].int64Value == 1, filter: row[2].stringValue, reprojectedFrom: row[3].stringValue,
                                   schemaOnly: row[4].int64Value == 1, spatial: row[5].int64Value == 1,
-                                  relatedRows: Int(row[6].int64Value ?? 0))
+                                  relatedRows: Int(row[6].int64Value ?? 0), relatedOnly: row[7].int64Value == 1)
         }
         return cuts
     }

@@ -165,20 +165,33 @@ public struct LayerCut: Sendable, Hashable, Codable {
     public var spatial: Bool
     /// Rows outside the area were added because they are related to rows inside it.
     public var relatedRows: Int
+    /// The table holds only rows related to rows chosen by area, however many that was (zero
+    /// included), not the whole table. Packages built before it was recorded lack it (false).
+    public var relatedOnly: Bool
 
     enum CodingKeys: String, CodingKey {
         case clipped, filter, reprojectedFrom = "reprojected_from", schemaOnly = "schema_only", spatial,
-             relatedRows = "related_rows"
+             relatedRows = "related_rows", relatedOnly = "related_only"
     }
 
     public init(clipped: Bool = false, filter: String? = nil, reprojectedFrom: String? = nil,
-                schemaOnly: Bool = false, spatial: Bool = false, relatedRows: Int = 0) {
+                schemaOnly: Bool = false, spatial: Bool = false, relatedRows: Int = 0, relatedOnly: Bool = false) {
         self.clipped = clipped
         self.filter = filter
         self.reprojectedFrom = reprojectedFrom
         self.schemaOnly = schemaOnly
         self.spatial = spatial
         self.relatedRows = relatedRows
+        self.relatedOnly = relatedOnly
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(clipped: try c.decode(Bool.self, forKey: .clipped), filter: try c.decodeIfPresent(String.self, forKey: .filter),
+                  reprojectedFrom: try c.decodeIfPresent(String.self, forKey: .reprojectedFrom),
+                  schemaOnly: try c.decode(Bool.self, forKey: .schemaOnly), spatial: try c.decode(Bool.self, forKey: .spatial),
+                  relatedRows: try c.decode(Int.self, forKey: .relatedRows),
+                  relatedOnly: try c.decodeIfPresent(Bool.self, forKey: .relatedOnly) ?? false)
     }
 }
 

@@ -12,15 +12,19 @@ import SQLite
 ///   -- area_wkt, area_crs, created
 /// CREATE TABLE pkgbuild_layers (table_name TEXT NOT NULL PRIMARY KEY, source_crs TEXT,
 ///   package_crs TEXT, clipped INTEGER NOT NULL, filter TEXT, reprojected_from TEXT,
-///   schema_only INTEGER NOT NULL, spatial INTEGER NOT NULL, related_rows INTEGER NOT NULL)
+///   schema_only INTEGER NOT NULL, spatial INTEGER NOT NULL, related_rows INTEGER NOT NULL,
+///   related_only INTEGER NOT NULL DEFAULT 0)
 /// ```
+/// `related_only` (absent from packages built before it) is 1 for a table that holds only the
+/// rows related to rows chosen by area, even when there were none.
 public enum PackageMetadata {
     static let ddl = [
         "CREATE TABLE IF NOT EXISTS pkgbuild_package (key TEXT NOT NULL PRIMARY KEY, value TEXT)",
         """
         CREATE TABLE IF NOT EXISTS pkgbuild_layers (table_name TEXT NOT NULL PRIMARY KEY, source_crs TEXT,
           package_crs TEXT, clipped INTEGER NOT NULL, filter TEXT, reprojected_from TEXT,
-          schema_only INTEGER NOT NULL, spatial INTEGER NOT NULL, related_rows INTEGER NOT NULL)
+          schema_only INTEGER NOT NULL, spatial INTEGER NOT NULL, related_rows INTEGER NOT NULL,
+          related_only INTEGER NOT NULL DEFAULT 0)
         """,
     ]
 
@@ -34,11 +38,11 @@ public enum PackageMetadata {
         for (plan, cut) in layers {
             try connection.execute("""
                 INSERT OR REPLACE INTO pkgbuild_layers (table_name, source_crs, package_crs, clipped, filter,
-                  reprojected_from, schema_only, spatial, related_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  reprojected_from, schema_only, spatial, related_rows, related_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(plan.name), plan.sourceCRS.map { .text($0) } ?? .null, plan.packageCRS.map { .text($0) } ?? .null,
                       .integer(cut.clipped ? 1 : 0), cut.filter.map { .text($0) } ?? .null,
                       cut.reprojectedFrom.map { .text($0) } ?? .null, .integer(cut.schemaOnly ? 1 : 0),
-                      .integer(cut.spatial ? 1 : 0), .integer(Int64(cut.relatedRows))])
+                      .integer(cut.spatial ? 1 : 0), .integer(Int64(cut.relatedRows)), .integer(cut.relatedOnly ? 1 : 0)])
         }
     }
 

@@ -23,6 +23,11 @@ final class DownloadScope {
     /// Related-only tables whose links are kept in mapping tables: they keep the rows they
     /// have, and take those the source links to a row the package has.
     private var mapped: Set<String> = []
+    /// Related-only tables (lower-cased), each with the SQL condition on its package row `r`
+    /// that holds while a row of a spatial table in the package relates to it (by key, or by a
+    /// link of a synced mapping table); nil when the package cannot tell (its links are kept in
+    /// a table that does not sync), and then the rows it has stay.
+    private var parentConditions: [String: String?] = [:]
     private let mappingLinks: MappingLinks
 
     /// - Parameters:
@@ -42,41 +47,79 @@ final class DownloadScope {
         self.source = source
         self.package = package
         let spatial = Set(tables.filter { $0.cut.spatial }.map { $0.name.lowercased() })
-        for table in tables where !table.cut.spatial && table.cut.relatedRows > 0 {
+        // Packages built before the cut recorded `relatedOnly` are known by the rows they took.
+        for table in tables where !table.cut.spatial && (table.cut.relatedOnly || table.cut.relatedRows > 0) {
             let name = table.name.lowercased()
+            var conditions: [String] = []
+            var unknown = false
             for r in relationships {
                 let ends = [(r.originTable, r.originKey, r.destinationTable, r.destinationKey),
                             (r.destinationTable, r.destinationKey, r.originTable, r.originKey)]
                 for (this, thisKey, other, otherKey) in ends where this.lowercased() == name && spatial.contains(other.lowercased()) {
                     if case .keys = r.storage {
                         links[name, default: []].append((thisKey, other, otherKey))
+                        conditions.append("EXISTS (SELECT 1 FROM \(quoted(other)) p WHERE p.\(quoted(otherKey)) = r.\(quoted(thisKey)))")
                     } else {
                         mapped.insert(name)
+                        if r.mappingTable.map({ m in !mappingLinks.isMapping(named: m) }) ?? true { unknown = true }
                     }
                 }
             }
+            for (mapping, this, other) in mappingLinks.mappings(linking: table) where spatial.contains(other.table.name.lowercased()) {
+                conditions.append("""
+                    EXISTS (SELECT 1 FROM \(quoted(mapping.name)) m JOIN \(quoted(other.table.name)) p \
+                    ON p.\(quoted(other.key)) = m.\(quoted(other.column)) WHERE m.\(quoted(this.column)) = r.\(quoted(this.key)))
+                    """)
+            }
+            parentConditions[name] = unknown ? .some(nil) : .some(conditions.isEmpty ? "0" : conditions.joined(separator: " OR "))
         }
     }
 
     /// True for a table `create` took only the rows of that are related to rows in the area.
     func isRelatedOnly(_ table: SyncTable) -> Bool {
-        let name = table.name.lowercased()
-        return links[name] != nil || mapped.contains(name)
+        parentConditions[table.name.lowercased()] != nil
+    }
+
+    /// The global ids of the package's rows of a related-only table that no row of a spatial
+    /// table in the package relates to any more (by the package's keys and links).
+    func packageRowsWithoutParent(of table: SyncTable) throws -> [String] {
+        guard case .some(.some(let condition)) = parentConditions[table.name.lowercased()] else { return [] }
+        return try package.query("""
+            SELECT r.\(quoted(table.globalIDColumn)) FROM \(quoted(table.name)) r WHERE NOT (\(condition))
+            """).compactMap { $0[0].stringValue }
+    }
+
+    /// True when a row of a spatial table in the package relates to the package's row of that
+    /// global id (a link made offline may not be at the source yet); when the package cannot
+    /// tell, true for a row it has.
+    private func hasPackagedParent(_ globalID: SQLiteValue, of table: SyncTable) throws -> Bool {
+        guard case .some(let condition) = parentConditions[table.name.lowercased()] else { return false }
+        let sql = "SELECT 1 FROM \(quoted(table.name)) r WHERE r.\(quoted(table.globalIDColumn)) = ? AND (\(condition ?? "1"))"
+        let statement: Statement
+        if let cached = relatedStatements[sql] {
+            statement = cached
+        } else {
+            statement = try package.prepare(sql)
+            relatedStatements[sql] = statement
+        }
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind([globalID])
+        return try statement.step()
     }
 
     /// True when the source row (its current values) belongs in the package.
     func contains(_ row: RowValues, of table: SyncTable) throws -> Bool {
         if let filter = table.cut.filter, !(try passesFilter(filter, row: row, table: table)) { return false }
         let name = table.name.lowercased()
-        if let links = links[name] {
-            for link in links where try isLinked(row[link.column] ?? .null, to: link.table, column: link.otherColumn) {
+        if isRelatedOnly(table) {
+            for link in links[name] ?? [] where try isLinked(row[link.column] ?? .null, to: link.table, column: link.otherColumn) {
                 return true
             }
-            return false
-        }
-        if mapped.contains(name) {
-            return try isLinked(row[table.globalIDColumn] ?? .null, to: table.name, column: table.globalIDColumn)
-                || mappingLinks.isLinkedToPackagedRow(row, of: table)
+            // No relationship to a spatial table: no row belongs.
+            guard mapped.contains(name) else { return false }
+            return try mappingLinks.isLinkedToPackagedRow(row, of: table)
+                || hasPackagedParent(row[table.globalIDColumn] ?? .null, of: table)
         }
         guard table.cut.spatial, let prepared = areas[table.name.lowercased()]?.prepared, let column = table.geometryColumn else { return true }
         guard case .blob(let bytes)? = row[column], !bytes.isEmpty,

@@ -49,7 +49,29 @@ final class MappingLinks {
 
     /// True for a mapping table whose links are translated.
     func isMapping(_ table: SyncTable) -> Bool {
-        mappings[table.name.lowercased()] != nil
+        isMapping(named: table.name)
+    }
+
+    /// True for the name of a mapping table whose links are translated.
+    func isMapping(named name: String) -> Bool {
+        mappings[name.lowercased()] != nil
+    }
+
+    /// The global ids of the package's links (of every mapping table) whose either end the
+    /// package does not have.
+    func packageLinksWithMissingEnds() throws -> [(table: SyncTable, globalIDs: [String])] {
+        var result: [(SyncTable, [String])] = []
+        for (_, mapping) in mappings.sorted(by: { $0.key < $1.key }) {
+            let missing = mapping.ends.map { end in
+                "NOT EXISTS (SELECT 1 FROM \(quoted(end.table.name)) e WHERE e.\(quoted(end.key)) = m.\(quoted(end.column)))"
+            }
+            let ids = try package.query("""
+                SELECT m.\(quoted(mapping.table.globalIDColumn)) FROM \(quoted(mapping.table.name)) m \
+                WHERE \(missing.joined(separator: " OR "))
+                """).compactMap { $0[0].stringValue }
+            if !ids.isEmpty { result.append((mapping.table, ids)) }
+        }
+        return result
     }
 
     /// The mapping tables that link rows of `table`, each with the end `table` is on and the

@@ -312,6 +312,7 @@ private final class SyncRun {
             for (globalID, table) in later.joined() {
                 _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: true)
             }
+            report.leftArea += try removeRowsWithoutParent(scope: scope)
         }
         try source.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
         sourceOpen = false
@@ -518,6 +519,35 @@ private final class SyncRun {
                 try bringSourceRow(link.link, table: mapping, scope: scope, report: &report, counts: true)
             }
         }
+    }
+
+    /// Removes what the package holds only for rows that left it: the rows of related-only
+    /// tables no row in the package relates to any more (its parent left the area or was
+    /// deleted, on either side), and links whose either end is gone; rows with a pending local
+    /// change stay (they go up first).
+    /// - Returns: how many rows left.
+    func removeRowsWithoutParent(scope: DownloadScope) throws -> Int {
+        var removed = 0
+        func removeLinksWithMissingEnds() throws {
+            for (mapping, globalIDs) in try mappingLinks.packageLinksWithMissingEnds() {
+                for globalID in globalIDs where !pendingRows.contains(RowKey(mapping.name, globalID)) {
+                    if try packageRows.delete(globalID, from: mapping) { removed += 1 }
+                }
+            }
+        }
+        // Links of rows that left first, so that they no longer hold the rows they relate to.
+        try removeLinksWithMissingEnds()
+        var removedRelated = false
+        for table in tables where scope.isRelatedOnly(table) {
+            for globalID in try scope.packageRowsWithoutParent(of: table) where !pendingRows.contains(RowKey(table.name, globalID)) {
+                if try packageRows.delete(globalID, from: table) {
+                    removed += 1
+                    removedRelated = true
+                }
+            }
+        }
+        if removedRelated { try removeLinksWithMissingEnds() }
+        return removed
     }
 
     /// Forgets the uploaded changes (through `position`) and their base rows, except the rows

@@ -43,12 +43,18 @@ enum SyncTables {
             return [:]
         }
         var cuts: [String: LayerCut] = [:]
-        for row in try package.query(
-            "SELECT table_name, clipped, filter, reprojected_from, schema_only, spatial, related_rows FROM pkgbuild_layers") {
+        // Packages built before `related_only` was recorded lack the column: their related-only
+        // tables are known by the related rows they took.
+        let relatedOnly = try package.scalar("SELECT 1 FROM pragma_table_info('pkgbuild_layers') WHERE name = 'related_only'") != nil
+        for row in try package.query("""
+            SELECT table_name, clipped, filter, reprojected_from, schema_only, spatial, related_rows, \(relatedOnly ? "related_only" : "0")
+            FROM pkgbuild_layers
+            """) {
             guard let name = row[0].stringValue else { continue }
             cuts[name.lowercased()] = LayerCut(clipped: row[1].int64Value == 1, filter: row[2].stringValue,
                                                reprojectedFrom: row[3].stringValue, schemaOnly: row[4].int64Value == 1,
-                                               spatial: row[5].int64Value == 1, relatedRows: Int(row[6].int64Value ?? 0))
+                                               spatial: row[5].int64Value == 1, relatedRows: Int(row[6].int64Value ?? 0),
+                                               relatedOnly: row[7].int64Value == 1)
         }
         return cuts
     }

@@ -115,7 +115,7 @@ extension LayerCut {
         if clipped { parts.append("clipped") }
         if filter != nil { parts.append("filtered") }
         if let from = reprojectedFrom { parts.append("reprojected from \(from)") }
-        if !spatial { parts.append(relatedRows > 0 ? "related rows" : "whole table") }
+        if !spatial { parts.append(relatedOnly || relatedRows > 0 ? "related rows" : "whole table") }
         return parts.isEmpty ? "by area" : parts.joined(separator: ", ")
     }
 }
