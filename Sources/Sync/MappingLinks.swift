@@ -166,6 +166,18 @@ final class MappingLinks {
         return result
     }
 
+    /// The rows a source link points to, as their tables and global ids (an end the source has
+    /// no row for is left out).
+    func sourceEnds(of row: RowValues, of mapping: SyncTable) throws -> [(table: SyncTable, globalID: String)] {
+        guard let ends = mappings[mapping.name.lowercased()]?.ends else { return [] }
+        return try ends.compactMap { end in
+            guard let key = row.columns.firstIndex(where: { $0.lowercased() == end.column }).map({ row.values[$0] }), !key.isNull,
+                  let id = try lookup(source, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.key)) = ?", key)?.stringValue
+            else { return nil }
+            return (end.table, id)
+        }
+    }
+
     /// True when the source links the row (of a table at an end of some mapping table) to a row
     /// the package has.
     func isLinkedToPackagedRow(_ row: RowValues, of table: SyncTable) throws -> Bool {

@@ -464,6 +464,15 @@ private final class SyncRun {
             if deleted && counts { report.downloaded.deleted += 1 }
             return deleted
         }
+        // A link to a related-only row the package lacks brings that row first, when it links
+        // it to a row the package has (the row then belongs).
+        if mappingLinks.isMapping(table) {
+            for end in try mappingLinks.sourceEnds(of: found, of: table) where scope.isRelatedOnly(end.table) {
+                if try packageRows.row(end.globalID, in: end.table) == nil {
+                    try bringSourceRow(end.globalID, table: end.table, scope: scope, report: &report, counts: true)
+                }
+            }
+        }
         // A link comes down with the package's keys of the rows it links, when it has both.
         guard let sourceRow = try mappingLinks.inPackage(sourceRow: found, of: table), try scope.contains(sourceRow, of: table) else {
             let removed = try packageRows.delete(globalID, from: table)
@@ -481,6 +490,11 @@ private final class SyncRun {
             guard differs else { return false }
             try packageRows.update(globalID, set: row, in: table)
             if counts { report.downloaded.updated += 1 }
+            // A new key value relates the row to other rows: those the package takes only for
+            // it come too (the rows of the old value leave once nothing relates to them).
+            if relationKeys(of: table).contains(where: { !comparator.equal(table, $0, existing[$0] ?? .null, row[$0] ?? .null) }) {
+                try bringRelated(to: found, of: table, scope: scope, report: &report)
+            }
         } else {
             try packageRows.insert(row, into: table)
             if counts { report.downloaded.inserted += 1 }
@@ -489,9 +503,19 @@ private final class SyncRun {
         return true
     }
 
-    /// A row new to the package (it entered the area, or is new at the source) brings the rows
-    /// the package takes only because they are related to it, and its links, whether they
-    /// changed at the source or not.
+    /// The columns of `table` that key relationships match on.
+    func relationKeys(of table: SyncTable) -> [String] {
+        let name = table.name.lowercased()
+        return relationships.flatMap { r -> [String] in
+            guard case .keys = r.storage else { return [] }
+            return (r.originTable.lowercased() == name ? [r.originKey] : [])
+                + (r.destinationTable.lowercased() == name ? [r.destinationKey] : [])
+        }.compactMap { key in table.valueColumns.first { $0.lowercased() == key.lowercased() } }
+    }
+
+    /// A row new to the package (it entered the area, or is new at the source), or whose
+    /// relationship key changed, brings the rows the package takes only because they are
+    /// related to it, and its links, whether they changed at the source or not.
     /// - Parameter row: the row as the source has it (its keys are the source's).
     func bringRelated(to row: RowValues, of table: SyncTable, scope: DownloadScope, report: inout SyncReport) throws {
         if mappingLinks.isMapping(table) { return }

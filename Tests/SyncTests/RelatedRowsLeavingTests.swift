@@ -104,6 +104,40 @@ import Testing
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
     }
 
+    @Test func aParksNewUnitCodeSwapsItsVisitorsRow() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let package = try fixture.openPackage(url).connection
+        let source = try fixture.openSource().connection
+        try #require(try package.scalar("SELECT count(*) FROM park_visitors WHERE unit_code = 'NOAT'") == 0)
+        // Only the park changes at the source: DENA's visitors row leaves, NOAT's comes.
+        try source.execute("UPDATE parks SET unit_code = 'NOAT' WHERE unit_code = 'DENA'")
+        let report = try fixture.sync(url)
+        #expect(report.status == .completed && report.downloaded.updated == 1 && report.downloaded.inserted == 1
+                && report.leftArea == 1, "\(report)")
+        #expect(try package.scalar("SELECT annual_visitors FROM park_visitors WHERE unit_code = 'NOAT'") == "1,000-10,000")
+        #expect(try package.scalar("SELECT count(*) FROM park_visitors WHERE unit_code = 'DENA'") == 0)
+        #expect(try source.scalar("SELECT count(*) FROM park_visitors WHERE unit_code IN ('DENA', 'NOAT')") == 2)
+        #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+    }
+
+    @Test func aLinkAddedAtTheSourceToAnUnpackagedInspectionBringsIt() throws {
+        let (fixture, url, package, source) = try RelatedTablesSyncTests().makeFixture()
+        // 'fungus' (T3's, not packaged) is linked to T1 too; the inspection itself does not change.
+        try source.execute("INSERT INTO trees_inspections (base_id, related_id) VALUES (1, 3)")
+        let report = try fixture.sync(url)
+        #expect(report.status == .completed && report.downloaded.inserted == 2, "\(report)")
+        #expect(try treeLinks(package) == ["T1 > dead branch", "T1 > fungus", "T1 > healthy"])
+        #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+        // Unlinked from T1 again at the source: the link and the inspection leave.
+        try source.execute("DELETE FROM trees_inspections WHERE base_id = 1 AND related_id = 3")
+        let again = try fixture.sync(url)
+        #expect(again.status == .completed && again.downloaded.deleted == 1 && again.leftArea == 1, "\(again)")
+        #expect(try treeLinks(package) == ["T1 > dead branch", "T1 > healthy"])
+        #expect(try package.scalar("SELECT count(*) FROM inspections WHERE note = 'fungus'") == 0)
+        #expect(try treeLinks(source) == ["T1 > dead branch", "T1 > healthy", "T3 > fungus"])
+    }
+
     @Test func aRelatedOnlyTableCreateTookNoRowsOfTakesOnlyRelatedRows() throws {
         let fixture = try SyncFixture()
         // Open sea: no park, so no visitors row either.
