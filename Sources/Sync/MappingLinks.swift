@@ -63,7 +63,8 @@ final class MappingLinks {
         var result: [(SyncTable, [String])] = []
         for (_, mapping) in mappings.sorted(by: { $0.key < $1.key }) {
             let missing = mapping.ends.map { end in
-                "NOT EXISTS (SELECT 1 FROM \(quoted(end.table.name)) e WHERE e.\(quoted(end.key)) = m.\(quoted(end.column)))"
+                // An uncorrelated IN list: built once, where NOT EXISTS would scan an unindexed key per link.
+                "NOT coalesce(m.\(quoted(end.column)) IN (SELECT e.\(quoted(end.key)) FROM \(quoted(end.table.name)) e WHERE e.\(quoted(end.key)) IS NOT NULL), 0)"
             }
             let ids = try package.query("""
                 SELECT m.\(quoted(mapping.table.globalIDColumn)) FROM \(quoted(mapping.table.name)) m \
