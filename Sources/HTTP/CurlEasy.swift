@@ -18,7 +18,7 @@ final class CurlEasy {
     /// The body received so far for the current attempt.
     private(set) var body = Data()
     /// Headers of the latest response (a redirect's headers are dropped when the next status line arrives).
-    private(set) var responseHeaders: [String: String] = [:]
+    private(set) var responseHeaderLines = HTTPHeaderLines()
     /// Set when the body outgrew `maxBodyBytes` and the write callback stopped the transfer.
     private(set) var bodyTooLarge = false
 
@@ -81,7 +81,7 @@ final class CurlEasy {
     /// Points the handle at `url` and forgets the previous attempt's body and headers.
     func prepare(url: String) throws(HTTPError) {
         body = Data()
-        responseHeaders = [:]
+        responseHeaderLines.removeAll()
         bodyTooLarge = false
         errorBuffer[0] = 0
         let code = ccurl_easy_setopt_string(handle, CURLOPT_URL, url)
@@ -114,7 +114,7 @@ final class CurlEasy {
     var retryAfterSeconds: Double? {
         var seconds: curl_off_t = 0
         guard ccurl_easy_getinfo_offt(handle, CURLINFO_RETRY_AFTER, &seconds) == CURLE_OK,
-              responseHeaders["retry-after"] != nil else { return nil }
+              responseHeaderLines.dictionary["retry-after"] != nil else { return nil }
         return Double(max(seconds, 0))
     }
 
@@ -128,31 +128,10 @@ final class CurlEasy {
         return count
     }
 
-    /// Called once per header line. Parsed on the raw bytes: this runs for every line of
-    /// every response, and Foundation's string trimming here cost more than the transfer.
+    /// Called once per header line: kept as bytes (see `HTTPHeaderLines`).
     private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard let data, count > 0 else { return count }
-        let line = UnsafeRawBufferPointer(start: data, count: count)
-        if count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
-           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
-            responseHeaders = [:]  // a new response (after a redirect or a 100 Continue) starts
-            return count
-        }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return count }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        var nameEnd = colon
-        while nameEnd > 0, isSpace(line[nameEnd - 1]) { nameEnd -= 1 }
-        var valueStart = colon + 1
-        while valueStart < count, isSpace(line[valueStart]) { valueStart += 1 }
-        var valueEnd = count
-        while valueEnd > valueStart, isSpace(line[valueEnd - 1]) { valueEnd -= 1 }
-        let name = String(decoding: line[0..<nameEnd].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        let value = String(decoding: line[valueStart..<valueEnd], as: UTF8.self)
-        if let previous = responseHeaders[name] {
-            responseHeaders[name] = previous + ", " + value
-        } else {
-            responseHeaders[name] = value
-        }
+        responseHeaderLines.append(UnsafeRawBufferPointer(start: data, count: count))
         return count
     }
 

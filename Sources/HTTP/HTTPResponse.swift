@@ -17,7 +17,23 @@ public struct HTTPResponse<Tag: Sendable>: Sendable {
     /// The last HTTP status received (0 when no answer arrived).
     public var status: Int
     /// The last answer's headers, names lowercased (`content-type`, `retry-after`, ...).
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        get {
+            switch storedHeaders {
+            case .lines(let lines): return lines.dictionary
+            case .dictionary(let dictionary): return dictionary
+            }
+        }
+        set { storedHeaders = .dictionary(newValue) }
+    }
+
+    /// The headers as given, or as received: parsed only when read.
+    private enum StoredHeaders: Sendable {
+        case lines(HTTPHeaderLines)
+        case dictionary([String: String])
+    }
+
+    private var storedHeaders: StoredHeaders
     /// How many times the request was sent.
     public var attempts: Int
 
@@ -25,7 +41,15 @@ public struct HTTPResponse<Tag: Sendable>: Sendable {
         self.request = request
         self.outcome = outcome
         self.status = status
-        self.headers = headers
+        self.storedHeaders = .dictionary(headers)
+        self.attempts = attempts
+    }
+
+    init(request: HTTPRequest<Tag>, outcome: Outcome, status: Int, headerLines: HTTPHeaderLines, attempts: Int) {
+        self.request = request
+        self.outcome = outcome
+        self.status = status
+        self.storedHeaders = .lines(headerLines)
         self.attempts = attempts
     }
 

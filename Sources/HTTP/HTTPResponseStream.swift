@@ -119,7 +119,7 @@ public final class HTTPResponseStream<Tag: Sendable> {
             try easy.prepare(url: pending.request.url)
         } catch {
             client.checkIn(easy)
-            deliver(pending, outcome: .failed(error), status: 0, headers: [:])
+            deliver(pending, outcome: .failed(error), status: 0, headers: HTTPHeaderLines())
             return
         }
         pending.attempts += 1
@@ -146,7 +146,7 @@ public final class HTTPResponseStream<Tag: Sendable> {
         guard let (_, pending) = inFlight.removeValue(forKey: easy.handle) else { return }
         defer { client.checkIn(easy) }
         let status = easy.responseCode
-        let headers = easy.responseHeaders
+        let headers = easy.responseHeaderLines
         let url = pending.request.url
 
         let error: HTTPError
@@ -190,9 +190,9 @@ public final class HTTPResponseStream<Tag: Sendable> {
         return Double.random(in: (ceiling / 2)...max(ceiling, ceiling / 2))
     }
 
-    private func deliver(_ pending: Pending, outcome: HTTPResponse<Tag>.Outcome, status: Int, headers: [String: String]) {
+    private func deliver(_ pending: Pending, outcome: HTTPResponse<Tag>.Outcome, status: Int, headers: HTTPHeaderLines) {
         ready.append(HTTPResponse(request: pending.request, outcome: outcome, status: status,
-                                  headers: headers, attempts: pending.attempts))
+                                  headerLines: headers, attempts: pending.attempts))
     }
 
     private func popReady() -> HTTPResponse<Tag>? {
