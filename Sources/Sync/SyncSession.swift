@@ -312,6 +312,16 @@ private final class SyncRun {
             for (globalID, table) in later.joined() {
                 _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: true)
             }
+            // A relationship key set or changed offline relates the uploaded row to other rows:
+            // those the package takes only for it come too (its upload may have left it settled).
+            for change in changes where !pendingRows.contains(RowKey(change.table, change.globalID)) {
+                guard let table = tablesByName[change.table.lowercased()], change.operation != .delete else { continue }
+                let keys = relationKeys(of: table).map { $0.lowercased() }
+                guard change.changedColumns.contains(where: { keys.contains($0.lowercased()) }),
+                      try packageRows.row(change.globalID, in: table) != nil,
+                      let row = try sourceRows.row(change.globalID, in: table) else { continue }
+                try bringRelated(to: row, of: table, scope: scope, report: &report)
+            }
             report.leftArea += try removeRowsWithoutParent(scope: scope)
         }
         try source.execute(options.dryRun ? "ROLLBACK" : "COMMIT")

@@ -121,6 +121,24 @@ import Testing
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
     }
 
+    @Test func aParksUnitCodeChangedOfflineSwapsItsVisitorsRow() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let package = try fixture.openPackage(url).connection
+        let source = try fixture.openSource().connection
+        try package.execute("UPDATE parks SET unit_code = 'NOAT' WHERE unit_code = 'LACL'")
+        let report = try fixture.sync(url)
+        #expect(report.status == .completed && report.uploaded.updated == 1 && report.downloaded.inserted == 1
+                && report.leftArea == 1, "\(report)")
+        #expect(try source.scalar("SELECT count(*) FROM parks WHERE unit_code = 'LACL'") == 0)
+        #expect(try package.scalar("SELECT annual_visitors FROM park_visitors WHERE unit_code = 'NOAT'") == "1,000-10,000")
+        #expect(try package.scalar("SELECT count(*) FROM park_visitors WHERE unit_code = 'LACL'") == 0)
+        #expect(try source.scalar("SELECT count(*) FROM park_visitors WHERE unit_code IN ('LACL', 'NOAT')") == 2)
+        #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+        let again = try fixture.sync(url)
+        #expect(again.downloaded.total == 0 && again.leftArea == 0 && again.uploaded.total == 0)
+    }
+
     @Test func aLinkAddedAtTheSourceToAnUnpackagedInspectionBringsIt() throws {
         let (fixture, url, package, source) = try RelatedTablesSyncTests().makeFixture()
         // 'fungus' (T3's, not packaged) is linked to T1 too; the inspection itself does not change.
