@@ -373,6 +373,8 @@ private final class SyncRun {
                                     equal: { comparator.equal($0, $1, $2, $3) },
                                     describe: { comparator.describe($0, $1, $2) })
         var plans: [(PendingChange, SyncTable, RowReconciliation)] = []
+        // Grown once: each doubling of tens of thousands of plans copies them all again.
+        plans.reserveCapacity(changes.count)
         for change in changes {
             guard let table = tablesByName[change.table.lowercased()] else { continue }
             var result: RowReconciliation
@@ -405,7 +407,9 @@ private final class SyncRun {
         }
         do {
             // Links go last: the rows they point to may be inserted by this upload.
-            let ordered = plans.filter { !mappingLinks.isMapping($0.1) } + plans.filter { mappingLinks.isMapping($0.1) }
+            let ordered = plans.contains(where: { mappingLinks.isMapping($0.1) })
+                ? plans.filter { !mappingLinks.isMapping($0.1) } + plans.filter { mappingLinks.isMapping($0.1) }
+                : plans
             for (change, table, result) in ordered {
                 // No savepoint per row: a statement the source refuses is undone by SQLite with
                 // its triggers' changes (ON CONFLICT ABORT), the transaction goes on.
