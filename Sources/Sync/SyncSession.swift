@@ -500,9 +500,14 @@ private final class SyncRun {
         }
         let row = RowValues(columns: columns, values: values)
         if let existing = try packageRows.row(globalID, in: table) {
-            let differs = table.valueColumns.contains { !comparator.equal(table, $0, existing[$0] ?? .null, row[$0] ?? .null) }
+            let valueColumns = table.valueColumns
+            let differs = valueColumns.contains { !comparator.equal(table, $0, existing[$0] ?? .null, row[$0] ?? .null) }
             guard differs else { return false }
-            try packageRows.update(globalID, set: row, in: table)
+            // The row becomes the source's, but only the columns whose stored values are not
+            // identical are set: an untouched geometry left out of the UPDATE spares the
+            // package's R-tree triggers rewriting its entry.
+            let rewritten = valueColumns.filter { existing[$0] != row[$0] }
+            try packageRows.update(globalID, set: RowValues(columns: rewritten, values: rewritten.map { row[$0] ?? .null }), in: table)
             if counts { report.downloaded.updated += 1 }
             // A new key value relates the row to other rows: those the package takes only for
             // it come too (the rows of the old value leave once nothing relates to them).
