@@ -100,18 +100,8 @@ final class DownloadScope {
     /// tell, true for a row it has.
     private func hasPackagedParent(_ globalID: SQLiteValue, of table: SyncTable) throws -> Bool {
         guard case .some(let condition) = parentConditions[table.name.lowercased()] else { return false }
-        let sql = "SELECT 1 FROM \(quoted(table.name)) r WHERE r.\(quoted(table.globalIDColumn)) = ? AND (\(condition ?? "1"))"
-        let statement: Statement
-        if let cached = relatedStatements[sql] {
-            statement = cached
-        } else {
-            statement = try package.prepare(sql)
-            relatedStatements[sql] = statement
-        }
-        statement.reset()
-        defer { statement.reset() }
-        try statement.bind([globalID])
-        return try statement.step()
+        return try packageHasRow("SELECT 1 FROM \(quoted(table.name)) r WHERE r.\(quoted(table.globalIDColumn)) = ? AND (\(condition ?? "1"))",
+                                 binding: globalID)
     }
 
     /// True when the source row (its current values) belongs in the package.
@@ -149,7 +139,11 @@ final class DownloadScope {
     /// True when the package has a row of `table` whose `column` equals `value`.
     private func isLinked(_ value: SQLiteValue, to table: String, column: String) throws -> Bool {
         if value.isNull { return false }
-        let sql = "SELECT 1 FROM \(quoted(table)) WHERE \(quoted(column)) = ? LIMIT 1"
+        return try packageHasRow("SELECT 1 FROM \(quoted(table)) WHERE \(quoted(column)) = ? LIMIT 1", binding: value)
+    }
+
+    /// True when `sql` (one parameter) finds a row in the package; statements are prepared once.
+    private func packageHasRow(_ sql: String, binding value: SQLiteValue) throws -> Bool {
         let statement: Statement
         if let cached = relatedStatements[sql] {
             statement = cached
