@@ -4,7 +4,10 @@ public enum SQL {
     /// `name` as an SQL identifier: in double quotes, inner quotes doubled, so any name a
     /// database holds (spaces, quotes, keywords) is safe.
     public static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Called per row while statements are built (sync): skip Foundation's search for the
+        // common case of a name without quotes.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
     /// `text` as an SQL string literal: in single quotes, inner quotes doubled.

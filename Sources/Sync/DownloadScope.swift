@@ -58,7 +58,7 @@ final class DownloadScope {
                 for (this, thisKey, other, otherKey) in ends where this.lowercased() == name && spatial.contains(other.lowercased()) {
                     if case .keys = r.storage {
                         links[name, default: []].append((thisKey, other, otherKey))
-                        conditions.append(Self.isIn(thisKey, value: "p.\(quoted(otherKey))", from: "\(quoted(other)) p"))
+                        conditions.append(Self.isIn(thisKey, value: "p.\(SQL.identifier(otherKey))", from: "\(SQL.identifier(other)) p"))
                     } else {
                         mapped.insert(name)
                         if r.mappingTable.map({ m in !mappingLinks.isMapping(named: m) }) ?? true { unknown = true }
@@ -66,8 +66,8 @@ final class DownloadScope {
                 }
             }
             for (mapping, this, other) in mappingLinks.mappings(linking: table) where spatial.contains(other.table.name.lowercased()) {
-                conditions.append(Self.isIn(this.key, value: "m.\(quoted(this.column))", from: """
-                    \(quoted(mapping.name)) m JOIN \(quoted(other.table.name)) p ON p.\(quoted(other.key)) = m.\(quoted(other.column))
+                conditions.append(Self.isIn(this.key, value: "m.\(SQL.identifier(this.column))", from: """
+                    \(SQL.identifier(mapping.name)) m JOIN \(SQL.identifier(other.table.name)) p ON p.\(SQL.identifier(other.key)) = m.\(SQL.identifier(other.column))
                     """))
             }
             parentConditions[name] = unknown ? .some(nil) : .some(conditions.isEmpty ? "0" : conditions.joined(separator: " OR "))
@@ -78,7 +78,7 @@ final class DownloadScope {
     /// takes in `from` (NULLs never match). An uncorrelated IN list is built once per
     /// statement, where a correlated EXISTS would scan an unindexed key once per row.
     private static func isIn(_ column: String, value: String, from: String) -> String {
-        "coalesce(r.\(quoted(column)) IN (SELECT \(value) FROM \(from) WHERE \(value) IS NOT NULL), 0)"
+        "coalesce(r.\(SQL.identifier(column)) IN (SELECT \(value) FROM \(from) WHERE \(value) IS NOT NULL), 0)"
     }
 
     /// True for a table `create` took only the rows of that are related to rows in the area.
@@ -91,7 +91,7 @@ final class DownloadScope {
     func packageRowsWithoutParent(of table: SyncTable) throws -> [String] {
         guard case .some(.some(let condition)) = parentConditions[table.name.lowercased()] else { return [] }
         return try package.query("""
-            SELECT r.\(quoted(table.globalIDColumn)) FROM \(quoted(table.name)) r WHERE NOT (\(condition))
+            SELECT r.\(SQL.identifier(table.globalIDColumn)) FROM \(SQL.identifier(table.name)) r WHERE NOT (\(condition))
             """).compactMap { $0[0].stringValue }
     }
 
@@ -100,7 +100,7 @@ final class DownloadScope {
     /// tell, true for a row it has.
     private func hasPackagedParent(_ globalID: SQLiteValue, of table: SyncTable) throws -> Bool {
         guard case .some(let condition) = parentConditions[table.name.lowercased()] else { return false }
-        return try packageHasRow("SELECT 1 FROM \(quoted(table.name)) r WHERE r.\(quoted(table.globalIDColumn)) = ? AND (\(condition ?? "1"))",
+        return try packageHasRow("SELECT 1 FROM \(SQL.identifier(table.name)) r WHERE r.\(SQL.identifier(table.globalIDColumn)) = ? AND (\(condition ?? "1"))",
                                  binding: globalID)
     }
 
@@ -139,7 +139,7 @@ final class DownloadScope {
     /// True when the package has a row of `table` whose `column` equals `value`.
     private func isLinked(_ value: SQLiteValue, to table: String, column: String) throws -> Bool {
         if value.isNull { return false }
-        return try packageHasRow("SELECT 1 FROM \(quoted(table)) WHERE \(quoted(column)) = ? LIMIT 1", binding: value)
+        return try packageHasRow("SELECT 1 FROM \(SQL.identifier(table)) WHERE \(SQL.identifier(column)) = ? LIMIT 1", binding: value)
     }
 
     /// True when `sql` (one parameter) finds a row in the package; statements are prepared once.
@@ -165,7 +165,7 @@ final class DownloadScope {
             statement = cached
         } else {
             statement = try source.prepare("""
-                SELECT 1 FROM \(quoted(table.name)) WHERE \(quoted(table.globalIDColumn)) = ? AND (\(filter))
+                SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND (\(filter))
                 """)
             filterStatements[table.name] = statement
         }
@@ -174,11 +174,4 @@ final class DownloadScope {
         try statement.bind([row[table.globalIDColumn] ?? .null])
         return try statement.step()
     }
-}
-
-/// `name` as an SQL identifier in double quotes.
-func quoted(_ name: String) -> String {
-    // Called per row while building statements: skip Foundation's search for the common case.
-    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
-    return "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
 }

@@ -64,10 +64,10 @@ final class MappingLinks {
         for (_, mapping) in mappings.sorted(by: { $0.key < $1.key }) {
             let missing = mapping.ends.map { end in
                 // An uncorrelated IN list: built once, where NOT EXISTS would scan an unindexed key per link.
-                "NOT coalesce(m.\(quoted(end.column)) IN (SELECT e.\(quoted(end.key)) FROM \(quoted(end.table.name)) e WHERE e.\(quoted(end.key)) IS NOT NULL), 0)"
+                "NOT coalesce(m.\(SQL.identifier(end.column)) IN (SELECT e.\(SQL.identifier(end.key)) FROM \(SQL.identifier(end.table.name)) e WHERE e.\(SQL.identifier(end.key)) IS NOT NULL), 0)"
             }
             let ids = try package.query("""
-                SELECT m.\(quoted(mapping.table.globalIDColumn)) FROM \(quoted(mapping.table.name)) m \
+                SELECT m.\(SQL.identifier(mapping.table.globalIDColumn)) FROM \(SQL.identifier(mapping.table.name)) m \
                 WHERE \(missing.joined(separator: " OR "))
                 """).compactMap { $0[0].stringValue }
             if !ids.isEmpty { result.append((mapping.table, ids)) }
@@ -93,11 +93,11 @@ final class MappingLinks {
     /// to (a row deleted offline is found in its base); other rows unchanged.
     func byGlobalID(packageRow row: RowValues?, of table: SyncTable) throws -> RowValues? {
         try translate(row, of: table) { end, key in
-            if let id = try lookup(package, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.key)) = ?", key) {
+            if let id = try lookup(package, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", key) {
                 return id
             }
             let base = SyncSchema.baseTable(for: end.table.name)
-            return try lookup(package, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(base)) WHERE \(quoted(end.key)) = ?", key)
+            return try lookup(package, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(base)) WHERE \(SQL.identifier(end.key)) = ?", key)
                 ?? .text("unknown \(end.table.name) \(end.key) \(key.description) in the package")
         }
     }
@@ -105,7 +105,7 @@ final class MappingLinks {
     /// A source row of a mapping table with its links as global ids; other rows unchanged.
     func byGlobalID(sourceRow row: RowValues?, of table: SyncTable) throws -> RowValues? {
         try translate(row, of: table) { end, key in
-            try lookup(source, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.key)) = ?", key)
+            try lookup(source, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", key)
                 ?? .text("unknown \(end.table.name) \(end.key) \(key.description) at the source")
         }
     }
@@ -115,7 +115,7 @@ final class MappingLinks {
     func atSource(_ action: SourceAction, of table: SyncTable) throws -> SourceAction {
         func keys(_ row: RowValues) throws -> RowValues {
             try translate(row, of: table) { end, id in
-                guard let key = try lookup(source, "SELECT \(quoted(end.key)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.table.globalIDColumn)) = ?", id) else {
+                guard let key = try lookup(source, "SELECT \(SQL.identifier(end.key)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.table.globalIDColumn)) = ?", id) else {
                     throw RowRefusal(message: "the link's \(end.column) points to \(end.table.name) \(id.description), which the source does not have")
                 }
                 return key
@@ -138,8 +138,8 @@ final class MappingLinks {
         for end in ends {
             guard let index = row.columns.firstIndex(where: { $0.lowercased() == end.column }) else { continue }
             guard !values[index].isNull,
-                  let id = try lookup(source, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.key)) = ?", values[index]),
-                  let key = try lookup(package, "SELECT \(quoted(end.key)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.table.globalIDColumn)) = ?", id)
+                  let id = try lookup(source, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", values[index]),
+                  let key = try lookup(package, "SELECT \(SQL.identifier(end.key)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.table.globalIDColumn)) = ?", id)
             else { return nil }
             values[index] = key
         }
@@ -153,9 +153,9 @@ final class MappingLinks {
         guard let key = row[this.key], !key.isNull else { return [] }
         var result: [(String, String?)] = []
         let sql = """
-            SELECT m.\(quoted(links.globalIDColumn)), o.\(quoted(other.table.globalIDColumn))
-            FROM \(quoted(links.name)) m LEFT JOIN \(quoted(other.table.name)) o ON o.\(quoted(other.key)) = m.\(quoted(other.column))
-            WHERE m.\(quoted(this.column)) = ?
+            SELECT m.\(SQL.identifier(links.globalIDColumn)), o.\(SQL.identifier(other.table.globalIDColumn))
+            FROM \(SQL.identifier(links.name)) m LEFT JOIN \(SQL.identifier(other.table.name)) o ON o.\(SQL.identifier(other.key)) = m.\(SQL.identifier(other.column))
+            WHERE m.\(SQL.identifier(this.column)) = ?
             """
         let statement = try cached(source, sql)
         defer { statement.reset() }
@@ -173,7 +173,7 @@ final class MappingLinks {
         guard let ends = mappings[mapping.name.lowercased()]?.ends else { return [] }
         return try ends.compactMap { end in
             guard let key = row.columns.firstIndex(where: { $0.lowercased() == end.column }).map({ row.values[$0] }), !key.isNull,
-                  let id = try lookup(source, "SELECT \(quoted(end.table.globalIDColumn)) FROM \(quoted(end.table.name)) WHERE \(quoted(end.key)) = ?", key)?.stringValue
+                  let id = try lookup(source, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", key)?.stringValue
             else { return nil }
             return (end.table, id)
         }
@@ -185,7 +185,7 @@ final class MappingLinks {
         for (mapping, this, other) in mappings(linking: table) {
             for link in try sourceLinks(of: row, this: this, other: other, mapping: mapping) {
                 guard let id = link.other else { continue }
-                if try lookup(package, "SELECT 1 FROM \(quoted(other.table.name)) WHERE \(quoted(other.table.globalIDColumn)) = ?", .text(id)) != nil {
+                if try lookup(package, "SELECT 1 FROM \(SQL.identifier(other.table.name)) WHERE \(SQL.identifier(other.table.globalIDColumn)) = ?", .text(id)) != nil {
                     return true
                 }
             }

@@ -22,7 +22,7 @@ final class RowStore {
         if let known = selects[table.name] {
             sql = known
         } else {
-            sql = "SELECT \(table.columns.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(quoted(table.globalIDColumn)) = ?"
+            sql = "SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
             selects[table.name] = sql
         }
         let statement = try cached(sql)
@@ -35,7 +35,7 @@ final class RowStore {
     /// Inserts a row with the columns it names (never the key: each database numbers its own).
     func insert(_ row: RowValues, into table: SyncTable) throws {
         let columns = row.columns.filter { $0 != table.keyColumn }
-        let sql = "INSERT INTO \(quoted(table.name)) (\(columns.map(quoted).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        let sql = "INSERT INTO \(SQL.identifier(table.name)) (\(columns.map(SQL.identifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         try run(sql, columns.map { row[$0] ?? .null })
     }
 
@@ -45,7 +45,7 @@ final class RowStore {
     func update(_ globalID: String, set values: RowValues, in table: SyncTable) throws -> Bool {
         let columns = values.columns.filter { $0 != table.keyColumn && $0 != table.globalIDColumn }
         guard !columns.isEmpty else { return try row(globalID, in: table) != nil }
-        let sql = "UPDATE \(quoted(table.name)) SET \(columns.map { "\(quoted($0)) = ?" }.joined(separator: ", ")) WHERE \(quoted(table.globalIDColumn)) = ?"
+        let sql = "UPDATE \(SQL.identifier(table.name)) SET \(columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: ", ")) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
         try run(sql, columns.map { values[$0] ?? .null } + [.text(globalID)])
         return connection.changes > 0
     }
@@ -54,7 +54,7 @@ final class RowStore {
     /// - Returns: true when there was one.
     @discardableResult
     func delete(_ globalID: String, from table: SyncTable) throws -> Bool {
-        try run("DELETE FROM \(quoted(table.name)) WHERE \(quoted(table.globalIDColumn)) = ?", [.text(globalID)])
+        try run("DELETE FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?", [.text(globalID)])
         return connection.changes > 0
     }
 

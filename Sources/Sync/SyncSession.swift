@@ -547,7 +547,7 @@ private final class SyncRun {
                 guard let otherTable = tablesByName[other.lowercased()], scope.isRelatedOnly(otherTable),
                       let value = row[thisKey], !value.isNull else { continue }
                 let related = try source.query("""
-                    SELECT \(quoted(otherTable.globalIDColumn)) FROM \(quoted(otherTable.name)) WHERE \(quoted(otherKey)) = ?
+                    SELECT \(SQL.identifier(otherTable.globalIDColumn)) FROM \(SQL.identifier(otherTable.name)) WHERE \(SQL.identifier(otherKey)) = ?
                     """, [value]).compactMap { $0[0].stringValue }
                 for globalID in related {
                     try bringSourceRow(globalID, table: otherTable, scope: scope, report: &report, counts: true)
@@ -608,7 +608,7 @@ private final class SyncRun {
         let kept = "(SELECT 1 FROM temp.pkgbuild_sync_keep k WHERE k.table_name = e.table_name AND k.globalid = e.globalid)"
         for table in tables {
             try package.execute("""
-                DELETE FROM \(quoted(SyncSchema.baseTable(for: table.name))) WHERE \(quoted(table.globalIDColumn)) IN
+                DELETE FROM \(SQL.identifier(SyncSchema.baseTable(for: table.name))) WHERE \(SQL.identifier(table.globalIDColumn)) IN
                   (SELECT e.globalid FROM \(SyncSchema.editsTable) e WHERE e.table_name = ? AND e.position <= ? AND NOT EXISTS \(kept))
                 """, [.text(table.name), .integer(position)])
         }
