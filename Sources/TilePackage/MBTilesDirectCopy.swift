@@ -55,7 +55,11 @@ final class MBTilesDirectCopy {
             }
             let relation = source.tilesRelation(schema: Self.schema)
             // ?1 zoom, ?2...?3 columns, ?4...?5 TMS rows, ?6 the zoom's first image id.
-            let inChunk = "s.zoom_level = ?1 AND s.tile_column BETWEEN ?2 AND ?3 AND s.tile_row BETWEEN ?4 AND ?5"
+            // The columns are listed one by one, not given as a range: with a range SQLite
+            // walks every row of those columns in the (zoom, column, row) index and filters
+            // the rows afterwards; with a list it seeks each column's stretch of rows.
+            let columns = "WITH RECURSIVE c(x) AS (SELECT ?2 UNION ALL SELECT x + 1 FROM c WHERE x < ?3) SELECT x FROM c"
+            let inChunk = "s.zoom_level = ?1 AND s.tile_column IN (\(columns)) AND s.tile_row BETWEEN ?4 AND ?5"
             let positionID = "?6 + (s.tile_column << ?1) + s.tile_row"
             let notCopied = "NOT EXISTS (SELECT 1 FROM main.map AS m WHERE m.zoom_level = ?1 AND m.tile_column = s.tile_column AND m.tile_row = s.tile_row)"
             // pkgbuild_new_image comes last in the WHERE clause, so it sees only the rows

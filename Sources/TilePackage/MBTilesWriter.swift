@@ -235,7 +235,9 @@ public final class MBTilesWriter {
     /// The lowest and highest zoom with at least one tile written; nil when none is.
     public func writtenZooms() throws -> ClosedRange<Int>? {
         try wrap {
-            guard let row = try connection.query("SELECT min(zoom_level), max(zoom_level) FROM map").first,
+            // Two subqueries: SQLite seeks the primary key's ends for a lone min() or max(),
+            // but scans the whole table for both in one SELECT.
+            guard let row = try connection.query("SELECT (SELECT min(zoom_level) FROM map), (SELECT max(zoom_level) FROM map)").first,
                   let lo = row[0].int64Value, let hi = row[1].int64Value else { return nil }
             return Int(lo)...Int(hi)
         }
