@@ -3,21 +3,19 @@ import Foundation
 /// Tiles from an MBTiles file (plain or deduplicated).
 public final class MBTilesSource: TileSource {
     public let reader: MBTilesReader
-    public let warnings: [String]
+    private let rangeCheck: OutOfRangeCheck
 
     /// - Parameter zooms: the zooms a copy will read: only their rows are checked for
-    ///   numbers outside their zoom's range (nil checks every row).
+    ///   numbers outside their zoom's range (nil checks every row). The check runs beside
+    ///   the caller; `warnings` waits for it.
     /// - Throws: `TilePackageError(.invalidInput)` when the file is missing or not MBTiles.
     public init(path: String, zooms: ClosedRange<Int>? = nil) throws {
         reader = try MBTilesReader(path: path)
-        if let bad = try reader.outOfRangeRows(zooms: zooms) {
-            let e = bad.example
-            warnings = ["\(path): \(bad.count) tile rows lie outside their zoom's range and are ignored "
-                + "(for example zoom_level \(e.zoom), tile_column \(e.column), tile_row \(e.row))"]
-        } else {
-            warnings = []
-        }
+        rangeCheck = OutOfRangeCheck(path: path, zooms: zooms)
     }
+
+    /// Rows outside their zoom's range, when the file has any (they are never read).
+    public var warnings: [String] { rangeCheck.warnings }
 
     public var identity: String { reader.path }
 

@@ -63,7 +63,6 @@ public enum TileCopy {
                            progress: Progress = { _, _ in }, isCancelled: () -> Bool = { false }) throws -> TileCopyReport {
         var report = TileCopyReport()
         report.requested = request.coverage.totalCount
-        report.warnings = source.warnings
         let sourceMetadata = try source.metadata()
         let work = request.workPath
         try discardForeignWork(at: work, jobKey: request.jobKey)
@@ -71,6 +70,8 @@ public enum TileCopy {
         try fill(request, from: source, sourceMetadata: sourceMetadata, report: &report,
                  progress: progress, isCancelled: isCancelled)
         try moveIntoPlace(work, request.output)
+        // Read last: a file source looks for its problems while the copy runs.
+        report.warnings = source.warnings
         return report
     }
 
@@ -292,7 +293,12 @@ public enum TileCopy {
     }
 
     static func number(_ v: Double) -> String {
-        String(format: "%.7f", v).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression)
+        // Trailing zeros go, and the point with them when nothing follows it (a regular
+        // expression would do, at the cost of compiling one on every run).
+        var text = String(format: "%.7f", v)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
     }
 
     /// Renames the finished work file onto the output (atomically replacing an older one),

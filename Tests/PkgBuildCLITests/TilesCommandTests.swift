@@ -52,6 +52,20 @@ struct TilesCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out + ".partial"))
     }
 
+    /// The source's rows outside their zoom's range (31,122 in this file, counted by sqlite3
+    /// in MBTilesTests) are looked for beside the copy and reported once it is done.
+    @Test(arguments: [false, true])
+    func rowsOutsideTheirZoomAreReported(dryRun: Bool) throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("world.mbtiles")
+        let bad = TestData.url("bad_out_of_range_rows.mbtiles").path
+        let result = CLI.run(["tiles", "--area", "-180,-85,180,85", "--zoom", "0-6", "--from", bad]
+                             + (dryRun ? ["--dry-run"] : ["-o", out]))
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(bad): 31122 tile rows lie outside their zoom's range and are ignored"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out) == !dryRun)
+    }
+
     @Test func copyWritesAnMBTilesGDALOpens() throws {
         let dir = try TemporaryDirectory()
         let out = dir.path("alaska.mbtiles")

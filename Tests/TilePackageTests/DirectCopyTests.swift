@@ -125,6 +125,7 @@ struct DirectCopyTests {
         let got = try sqlite3Lines(out, Self.tilesQuery)
         #expect(got == expected)
         #expect(report.written == expected.count)
+        #expect(report.warnings.count == 1 && report.warnings[0].contains("31122 tile rows lie outside"), "\(report.warnings)")
         #expect(try sqlite3Lines(out, "SELECT count(*) FROM images") == sqlite3Lines(out, "SELECT count(DISTINCT tile_data) FROM tiles"))
         #expect(try sqlite3Lines(out, "SELECT count(*) FROM map WHERE tile_id NOT IN (SELECT tile_id FROM images)") == ["0"])
     }

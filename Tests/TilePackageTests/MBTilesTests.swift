@@ -163,6 +163,13 @@ struct MBTilesCopyTests {
         let meta = "SELECT name || '=' || value FROM metadata ORDER BY name"
         #expect(try sqlite3Lines(out, meta) == sqlite3Lines(whole, meta))
     }
+
+    /// Metadata numbers (bounds, center) as printf's %.7f, without trailing zeros.
+    @Test(arguments: [(12.5, "12.5"), (3, "3"), (-170, "-170"), (100, "100"), (0.1234567, "0.1234567"),
+                      (85.05112878, "85.0511288"), (1e-9, "0"), (-1e-9, "0"), (-0.25, "-0.25")])
+    func metadataNumbersDropTrailingZeros(value: Double, text: String) {
+        #expect(TileCopy.number(value) == text)
+    }
 }
 
 /// Hides a source's scan, so the copy goes tile by tile as it does over HTTP.

@@ -109,11 +109,11 @@ public struct TilesCommand: Command {
         if !dryRun { try coverage.checkTileCount(maxTiles: maxTiles) }
 
         let source = try openSource(context)
-        for warning in source.warnings { context.warn(warning) }
 
         if dryRun {
             let bytes = try source.estimatedBytes(of: coverage)
             printPlan(coverage, bytes: bytes, context: context)
+            for warning in source.warnings { context.warn(warning) }
             return
         }
         guard let output else { return }
@@ -131,6 +131,7 @@ public struct TilesCommand: Command {
             throw ExitCode.interrupted
         }
         bar.finish()
+        for warning in report.warnings { context.warn(warning) }
         printReport(report, output: output, context: context)
     }
 
