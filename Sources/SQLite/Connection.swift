@@ -53,6 +53,7 @@ public final class Connection {
         flags |= SQLITE_OPEN_NOMUTEX
         if uri { flags |= SQLITE_OPEN_URI }
 
+        _ = Connection.processConfiguration
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
@@ -71,6 +72,13 @@ public final class Connection {
         }
         if let journalMode { try setJournalMode(journalMode) }
     }
+
+    /// Settings SQLite takes only before its first use in the process, applied by the first
+    /// connection opened. Too late (another library used SQLite first) they are left as they
+    /// were, which changes speed only.
+    private static let processConfiguration: Void = {
+        _ = csqlite_disable_memory_statistics()
+    }()
 
     deinit {
         sqlite3_set_authorizer(handle, nil, nil)

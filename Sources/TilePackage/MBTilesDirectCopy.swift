@@ -207,18 +207,35 @@ private final class Selection {
     private var zoom = 0
     /// Tiles of the rectangle whose bytes an image already stored holds (TMS rows).
     private(set) var repeats: [(column: Int64, row: Int64, id: Int64)] = []
-    /// Tiles let through as new, with their hash and image id, in the order stored.
-    private var passed: [(column: Int64, row: Int64, hash: UInt64, id: Int64)] = []
+    // The two tables the function touches on every call are plain buffers, not arrays held
+    // by this class: an array property mutated in place is checked for overlapping access
+    // at run time, at a cost that showed on every tile.
+    /// Tiles let through as new, with their hash and image id, in the order stored: at most
+    /// one rectangle's worth. Owned, freed in deinit.
+    private let passed: UnsafeMutablePointer<(column: Int64, row: Int64, hash: UInt64, id: Int64)>
+    private var passedCount = 0
+    private static let passedCapacity = MBTilesDirectCopy.maximumTiles
     /// Recent images by hash, direct-mapped: 16 KiB, so it stays in the processor's cache.
-    private var recent: [(hash: UInt64, id: Int64)] = Array(repeating: (0, 0), count: Selection.recentCount)
+    /// Owned, freed in deinit.
+    private let recent: UnsafeMutablePointer<(hash: UInt64, id: Int64)>
     private static let recentCount = 1024
 
-    init(writer: MBTilesWriter) { self.writer = writer }
+    init(writer: MBTilesWriter) {
+        self.writer = writer
+        passed = .allocate(capacity: Self.passedCapacity)
+        recent = .allocate(capacity: Self.recentCount)
+        recent.initialize(repeating: (0, 0), count: Self.recentCount)
+    }
+
+    deinit {
+        passed.deallocate()
+        recent.deallocate()
+    }
 
     func start(zoom: Int) {
         self.zoom = zoom
         repeats.removeAll(keepingCapacity: true)
-        passed.removeAll(keepingCapacity: true)
+        passedCount = 0
     }
 
     /// `pkgbuild_new_image(tile_column, tile_row, tile_data)`: false when a recent image has
@@ -230,13 +247,19 @@ private final class Selection {
             bytes += data.count
             let hash = ImageHashTable.hash(data)
             let slot = Int(truncatingIfNeeded: hash) & (Self.recentCount - 1)
-            if recent[slot].hash == hash, try writer.storedImage(recent[slot].id, equals: data) {
-                repeats.append((column, row, recent[slot].id))
+            let candidate = recent[slot]
+            if candidate.hash == hash, try writer.storedImage(candidate.id, equals: data) {
+                repeats.append((column, row, candidate.id))
                 return false
+            }
+            // `copy` hands over at most one rectangle, each of whose rows SQLite passes once.
+            guard passedCount < Self.passedCapacity else {
+                throw TilePackageError(.io, "\(writer.path): more than \(Self.passedCapacity) tiles offered for one rectangle")
             }
             let id = MBTilesWriter.imageID(forTileAt: zoom, column: Int(column), tmsRow: Int(row))
             recent[slot] = (hash, id)
-            passed.append((column, row, hash, id))
+            passed[passedCount] = (column, row, hash, id)
+            passedCount += 1
             return true
         }
     }
@@ -245,12 +268,12 @@ private final class Selection {
     /// earlier image holds after all, with that image's id.
     func settle() throws -> [(column: Int64, row: Int64, redundant: Int64, id: Int64)] {
         var late: [(column: Int64, row: Int64, redundant: Int64, id: Int64)] = []
-        for tile in passed {
+        for tile in UnsafeBufferPointer(start: passed, count: passedCount) {
             if let earlier = try writer.recordImage(tile.id, hash: tile.hash) {
                 late.append((tile.column, tile.row, tile.id, earlier))
             }
         }
-        passed.removeAll(keepingCapacity: true)
+        passedCount = 0
         return late
     }
 }
