@@ -6,7 +6,9 @@ declare -A BASELINE_SECONDS  # workload -> median seconds of its floor
 
 # measure WORKLOAD CONTENDER RUNS [--floor] [--prepare 'shell cmd'] -- command args...
 # Runs the command RUNS times (the prepare command before each run, untimed), and records
-# the median wall time and the largest peak resident memory seen (/usr/bin/time %M).
+# the median wall time (to the millisecond: /usr/bin/time's %e counts only hundredths, a
+# tenth of a workload that takes 0.1 s) and the largest peak resident memory seen
+# (/usr/bin/time %M).
 measure() {
     local workload=$1 contender=$2 runs=$3
     shift 3
@@ -19,18 +21,21 @@ measure() {
         esac
     done
     shift
-    local times=() peak=0 i stats
+    local times=() peak=0 i stats started ended secs kib
     for ((i = 0; i < runs; i++)); do
         eval "$prepare"
         stats=$(mktemp)
-        if ! /usr/bin/time -f "%e %M" -o "$stats" "$@" >"$WORK/last.out" 2>"$WORK/last.err"; then
+        started=$(date +%s%N)
+        if ! /usr/bin/time -f "%M" -o "$stats" "$@" >"$WORK/last.out" 2>"$WORK/last.err"; then
             echo "bench: $workload / $contender failed:" >&2
             tail -5 "$WORK/last.err" >&2
             rm -f "$stats"
             ROWS+=("$workload|$contender|failed||")
             return 0
         fi
-        read -r secs kib < <(tail -1 "$stats")
+        ended=$(date +%s%N)
+        secs=$(awk -v ns=$((ended - started)) 'BEGIN { printf "%.3f", ns / 1e9 }')
+        read -r kib < <(tail -1 "$stats")
         rm -f "$stats"
         times+=("$secs")
         ((kib > peak)) && peak=$kib
