@@ -108,6 +108,30 @@ public final class Statement {
         guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
     }
 
+    /// Binds `bytes` as a blob that SQLite reads where it lies, without a copy, for `body`
+    /// (which steps the statement) only: the statement is then reset and NULL bound in
+    /// their place, so it never keeps a pointer to memory the caller may since have freed.
+    /// For large blobs written once, where the copy is a cost per byte. An empty buffer
+    /// binds an empty blob.
+    public func withBlob<R>(_ bytes: UnsafeRawBufferPointer, boundAt index: Int, _ body: () throws -> R) throws -> R {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else {
+            try bind(bytes: bytes, at: index)
+            return try body()
+        }
+        guard index >= 1 && index <= parameterCount else {
+            throw SQLiteError.misuse("parameter index \(index) out of range 1...\(parameterCount)", sql: sql)
+        }
+        // A nil destructor is SQLITE_STATIC: the bytes stay the caller's.
+        let rc = sqlite3_bind_blob64(handle, Int32(index), start, UInt64(bytes.count), nil)
+        guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
+        defer {
+            // SQLite takes a new binding only once the statement is reset.
+            reset()
+            sqlite3_bind_null(handle, Int32(index))
+        }
+        return try body()
+    }
+
     /// Binds a value to a named parameter, written with its prefix (`":name"`).
     public func bind(_ value: SQLiteValue, named name: String) throws {
         guard let index = parameterIndex(named: name) else {

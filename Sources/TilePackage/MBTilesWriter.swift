@@ -140,8 +140,7 @@ public final class MBTilesWriter {
     private func insert(_ bytes: UnsafeRawBufferPointer, as id: Int64) throws -> Bool {
         defer { insertImage.reset() }
         try insertImage.bind(.integer(id), at: 1)
-        try insertImage.bind(bytes: bytes, at: 2)
-        try insertImage.step()
+        try insertImage.withBlob(bytes, boundAt: 2) { _ = try insertImage.step() }
         return connection.changes == 1
     }
 

@@ -47,4 +47,27 @@ struct InPlaceFunctionTests {
         #expect(read == [[1, 2, 3], []])
         #expect(throws: SQLiteError.self) { try [UInt8]([1]).withUnsafeBytes { try insert.bind(bytes: $0, at: 2) } }
     }
+
+    @Test("a blob lent for one step is stored, and the statement lets go of it afterwards")
+    func lentBlobIsStoredAndReleased() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (n INTEGER, b BLOB)")
+        let insert = try db.prepare("INSERT INTO t VALUES (?, ?)")
+        for (n, bytes) in [(1, []), (2, [UInt8](repeating: 0xAB, count: 10_000))] {
+            try insert.bind(.integer(Int64(n)), at: 1)
+            try bytes.withUnsafeBytes { buffer in try insert.withBlob(buffer, boundAt: 2) { _ = try insert.step() } }
+            insert.reset()
+        }
+        // Stepped again without binding: the lent bytes are no longer bound, NULL is.
+        try insert.bind(.integer(3), at: 1)
+        try insert.step()
+        insert.reset()
+        let rows = try db.query("SELECT n, typeof(b), length(b), hex(substr(b, 1, 2)) FROM t ORDER BY n")
+        #expect(rows == [[.integer(1), .text("blob"), .integer(0), .text("")],
+                         [.integer(2), .text("blob"), .integer(10_000), .text("ABAB")],
+                         [.integer(3), .text("null"), .null, .text("")]], "\(rows)")
+        #expect(throws: SQLiteError.self) {
+            try [UInt8]([1]).withUnsafeBytes { buffer in try insert.withBlob(buffer, boundAt: 3) { _ = try insert.step() } }
+        }
+    }
 }

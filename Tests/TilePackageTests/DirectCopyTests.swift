@@ -209,5 +209,15 @@ struct ImageHashTableTests {
                                   Array(0...255), Array((0...255).reversed())]
         #expect(Set(samples.map(hash)).count == samples.count)
         #expect(hash([1, 2, 3]) == hash([1, 2, 3]))
+        // A byte changed in any of the four 8-byte lanes of the 32-byte steps, in the 8-byte
+        // words after them, or in the last few bytes, changes the hash; so does a zero added.
+        let long = (0..<1003).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var variants = [long, long + [0], Array(long.prefix(32)), Array(long.prefix(40))]
+        for position in [0, 9, 18, 27, 500, 990, 1002] {
+            var changed = long
+            changed[position] ^= 0x40
+            variants.append(changed)
+        }
+        #expect(Set(variants.map(hash)).count == variants.count)
     }
 }
