@@ -24,6 +24,9 @@ measure() {
     local times=() peak=0 i stats started ended secs kib
     for ((i = 0; i < runs; i++)); do
         eval "$prepare"
+        # Untimed: what an earlier run left for the kernel to write back (a contender that
+        # writes a file per tile leaves over a hundred megabytes) must not slow this one.
+        sync
         stats=$(mktemp)
         started=$(date +%s%N)
         if ! /usr/bin/time -f "%M" -o "$stats" "$@" >"$WORK/last.out" 2>"$WORK/last.err"; then

@@ -84,6 +84,8 @@ for _ in $(seq 50); do
 done
 echo "bench: http: nginx on port $http_port serving $http_count tiles, concurrency $http_concurrency" >&2
 
+# About a second a run, with nginx on the other core: at least 5 runs each.
+http_runs=$((RUNS > 5 ? RUNS : 5))
 http_template="http://127.0.0.1:$http_port/{z}/{x}/{y}.png"
 http_area="${http_bbox[0]},${http_bbox[1]},${http_bbox[2]},${http_bbox[3]}"
 http_out=$WORK/http_out.mbtiles
@@ -97,16 +99,16 @@ awk -v port="$http_port" \
     '{ printf "url = \"http://127.0.0.1:%s/%s/%s/%s.png\"\noutput = \"/dev/null\"\n", port, $1, $2, $3 }' \
     "$http_list" >"$http_curl_null_config"
 
-measure "download ${http_count} (http)" "curl -Z $http_concurrency, discarded (floor)" "$RUNS" --floor -- \
+measure "download ${http_count} (http)" "curl -Z $http_concurrency, discarded (floor)" "$http_runs" --floor -- \
     curl --silent --show-error --fail --parallel --parallel-max "$http_concurrency" --config "$http_curl_null_config"
 
-measure "download ${http_count} (http)" "curl -Z $http_concurrency, file per tile" "$RUNS" \
+measure "download ${http_count} (http)" "curl -Z $http_concurrency, file per tile" "$http_runs" \
     --prepare "rm -rf '$http_curl_out'; mkdir -p '$http_curl_out'" -- \
     curl --silent --show-error --fail --parallel --parallel-max "$http_concurrency" --config "$http_curl_config"
 http_curl_files=$(find "$http_curl_out" -type f | wc -l)
 [[ $http_curl_files == "$http_count" ]] || echo "bench: WARNING curl wrote $http_curl_files of $http_count tiles" >&2
 
-measure "download ${http_count} (http)" "pkgbuild tiles -c $http_concurrency" "$RUNS" \
+measure "download ${http_count} (http)" "pkgbuild tiles -c $http_concurrency" "$http_runs" \
     --prepare "rm -f '$http_out' '$http_out.partial'" -- "$BIN" tiles --area "$http_area" \
     --zoom "${http_zooms[0]}-${http_zooms[1]}" --from "$http_template" -o "$http_out" \
     --concurrency "$http_concurrency" --max-tiles 1000000
