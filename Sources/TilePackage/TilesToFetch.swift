@@ -2,6 +2,11 @@
 /// pulled, so that a copy can hand a whole coverage to a source in one call while memory
 /// holds only the rectangles.
 ///
+/// Column by column, each from the bottom up: the order of the MBTiles key (zoom, column,
+/// TMS row) and of the image ids derived from it, so that the answers (which come back in
+/// about the order asked) are appended to the writer's tables rather than inserted all over
+/// them, where every full page would be split.
+///
 /// The filter may throw (it reads the work file); the iteration then ends early and the
 /// error waits in `rethrowFailure()`, which the caller must call once the source returns.
 /// - Important: iterate once, from one thread.
@@ -22,28 +27,29 @@ final class TilesToFetch: Sequence {
 
     struct Iterator: IteratorProtocol {
         let owner: TilesToFetch
-        /// The position of the next tile to look at: rectangle, row, column.
+        /// The position of the next tile to look at: rectangle, column, row (XYZ, counting
+        /// down, which is the TMS row counting up).
         var rangeIndex = 0
-        var y = 0
         var x = 0
+        var y = 0
 
         init(_ owner: TilesToFetch) {
             self.owner = owner
-            if let first = owner.ranges.first { (y, x) = (first.minY, first.minX) }
+            if let first = owner.ranges.first { (x, y) = (first.minX, first.maxY) }
         }
 
         mutating func next() -> TileID? {
             while owner.failure == nil, rangeIndex < owner.ranges.count {
                 let range = owner.ranges[rangeIndex]
                 let tile = TileID(z: range.z, x: x, y: y)
-                // Row by row, then on to the next rectangle.
-                if x < range.maxX {
-                    x += 1
-                } else if y < range.maxY {
-                    (x, y) = (range.minX, y + 1)
+                // Up a column, then on to the next column, then to the next rectangle.
+                if y > range.minY {
+                    y -= 1
+                } else if x < range.maxX {
+                    (x, y) = (x + 1, range.maxY)
                 } else {
                     rangeIndex += 1
-                    if rangeIndex < owner.ranges.count { (y, x) = (owner.ranges[rangeIndex].minY, owner.ranges[rangeIndex].minX) }
+                    if rangeIndex < owner.ranges.count { (x, y) = (owner.ranges[rangeIndex].minX, owner.ranges[rangeIndex].maxY) }
                 }
                 do {
                     if try owner.keep(tile) { return tile }
