@@ -51,8 +51,8 @@ measure() {
 }
 
 print_table() {
-    printf '\n%-22s %-28s %10s %10s %12s\n' "workload" "contender" "median s" "peak MiB" "x floor"
-    printf '%s\n' "------------------------------------------------------------------------------------"
+    printf '\n%-28s %-30s %9s %9s %8s\n' "workload" "contender" "median s" "peak MiB" "x floor"
+    printf '%s\n' "------------------------------------------------------------------------------------------"
     local row workload contender secs mib ratio base
     for row in "${ROWS[@]}"; do
         IFS='|' read -r workload contender secs mib _ <<<"$row"
@@ -61,6 +61,6 @@ print_table() {
         if [[ -n $base && $secs != failed ]]; then
             ratio=$(awk -v s="$secs" -v b="$base" 'BEGIN { if (b > 0) printf "%.2f", s / b; else print "-" }')
         fi
-        printf '%-22s %-28s %10s %10s %12s\n' "$workload" "$contender" "$secs" "$mib" "$ratio"
+        printf '%-28s %-30s %9s %9s %8s\n' "$workload" "$contender" "$secs" "$mib" "$ratio"
     done
 }
