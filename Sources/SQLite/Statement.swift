@@ -114,16 +114,16 @@ public final class Statement {
     /// For large blobs written once, where the copy is a cost per byte. An empty buffer
     /// binds an empty blob.
     public func withBlob<R>(_ bytes: UnsafeRawBufferPointer, boundAt index: Int, _ body: () throws -> R) throws -> R {
-        guard let start = bytes.baseAddress, !bytes.isEmpty else {
+        if let start = bytes.baseAddress, !bytes.isEmpty {
+            guard index >= 1 && index <= parameterCount else {
+                throw SQLiteError.misuse("parameter index \(index) out of range 1...\(parameterCount)", sql: sql)
+            }
+            // A nil destructor is SQLITE_STATIC: the bytes stay the caller's.
+            let rc = sqlite3_bind_blob64(handle, Int32(index), start, UInt64(bytes.count), nil)
+            guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
+        } else {
             try bind(bytes: bytes, at: index)
-            return try body()
         }
-        guard index >= 1 && index <= parameterCount else {
-            throw SQLiteError.misuse("parameter index \(index) out of range 1...\(parameterCount)", sql: sql)
-        }
-        // A nil destructor is SQLITE_STATIC: the bytes stay the caller's.
-        let rc = sqlite3_bind_blob64(handle, Int32(index), start, UInt64(bytes.count), nil)
-        guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
         defer {
             // SQLite takes a new binding only once the statement is reset.
             reset()

@@ -138,8 +138,8 @@ public final class MBTilesWriter {
 
     /// Stores an image under `id`; false when the id is taken.
     private func insert(_ bytes: UnsafeRawBufferPointer, as id: Int64) throws -> Bool {
-        defer { insertImage.reset() }
         try insertImage.bind(.integer(id), at: 1)
+        // withBlob resets the statement once stepped.
         try insertImage.withBlob(bytes, boundAt: 2) { _ = try insertImage.step() }
         return connection.changes == 1
     }
