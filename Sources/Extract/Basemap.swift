@@ -54,11 +54,14 @@ struct Basemap {
         return try MBTilesSource(path: request.source, zooms: request.minZoom...request.maxZoom)
     }
 
-    /// Tile count per zoom, and the bytes the source expects them to take (nil when unknown).
-    func estimate(isCancelled: @escaping () -> Bool) throws -> (perZoom: [(zoom: Int, tiles: Int)], bytes: Int?) {
+    /// Tile count per zoom, the bytes the source expects them to take (nil when unknown), and
+    /// what is wrong with the source (rows outside their zoom's range), as `create` would warn.
+    func estimate(isCancelled: @escaping () -> Bool) throws
+        -> (perZoom: [(zoom: Int, tiles: Int)], bytes: Int?, warnings: [String]) {
         let source = try makeSource(isCancelled: isCancelled)
         let perZoom = (request.minZoom...request.maxZoom).map { (zoom: $0, tiles: coverage.count(zoom: $0)) }
-        return (perZoom, try source.estimatedBytes(of: coverage))
+        let bytes = try source.estimatedBytes(of: coverage)
+        return (perZoom, bytes, source.warnings)
     }
 
     /// Copies the tiles into `output` (resuming a copy an interrupted run left beside it).

@@ -50,6 +50,7 @@ public enum Extractor {
             estimate.tiles = basemap.coverage.totalCount
             estimate.tilesPerZoom = Dictionary(uniqueKeysWithValues: e.perZoom.map { ($0.zoom, $0.tiles) })
             estimate.tileBytes = e.bytes
+            estimate.warnings += e.warnings
         }
         return estimate
     }
