@@ -88,15 +88,7 @@ files_ours=$(sqlite3 "$files_out" "SELECT count(*) FROM tiles" 2>/dev/null || ec
 
 # landez is slow: one run unless BENCH_LANDEZ_RUNS says otherwise.
 measure "extract z0-12 (file)" "landez MBTilesBuilder" "${BENCH_LANDEZ_RUNS:-1}" \
-    --prepare "rm -rf '$files_out' '$WORK/landez_tmp'" -- "$VENV_PY" - "$files_source" "$files_out" \
-    "$WORK/landez_tmp" "${files_bbox[@]}" "${files_zooms[@]}" <<'PY'
-import sys
-from landez import MBTilesBuilder
-src, out, tmp = sys.argv[1:4]
-w, s, e, n = map(float, sys.argv[4:8])
-zmin, zmax = int(sys.argv[8]), int(sys.argv[9])
-mb = MBTilesBuilder(mbtiles_file=src, filepath=out, tmp_dir=tmp, cache=False)
-mb.add_coverage(bbox=(w, s, e, n), zoomlevels=list(range(zmin, zmax + 1)))
-mb.run()
-PY
+    --prepare "rm -rf '$files_out' '$WORK/landez_tmp'" -- "$VENV_PY" bench/landez_build.py \
+    file "$files_source" "$files_out" \
+    "$WORK/landez_tmp" "${files_bbox[@]}" "${files_zooms[@]}"
 echo "bench: files: floor and pkgbuild wrote $files_expected tiles" >&2

@@ -118,17 +118,9 @@ http_ours=$(sqlite3 "$http_out" "SELECT count(*) FROM tiles" 2>/dev/null || echo
 # landez downloads one tile at a time (it has no concurrency setting): one run unless
 # BENCH_LANDEZ_RUNS says otherwise.
 measure "download ${http_count} (http)" "landez MBTilesBuilder" "${BENCH_LANDEZ_RUNS:-1}" \
-    --prepare "rm -rf '$http_out' '$WORK/landez_http_tmp'" -- "$VENV_PY" - "$http_template" "$http_out" \
-    "$WORK/landez_http_tmp" "${http_bbox[@]}" "${http_zooms[@]}" <<'PY'
-import sys
-from landez import MBTilesBuilder
-url, out, tmp = sys.argv[1:4]
-w, s, e, n = map(float, sys.argv[4:8])
-zmin, zmax = int(sys.argv[8]), int(sys.argv[9])
-mb = MBTilesBuilder(tiles_url=url, filepath=out, tmp_dir=tmp, cache=False)
-mb.add_coverage(bbox=(w, s, e, n), zoomlevels=list(range(zmin, zmax + 1)))
-mb.run()
-PY
+    --prepare "rm -rf '$http_out' '$WORK/landez_http_tmp'" -- "$VENV_PY" bench/landez_build.py \
+    url "$http_template" "$http_out" \
+    "$WORK/landez_http_tmp" "${http_bbox[@]}" "${http_zooms[@]}"
 http_landez=$(sqlite3 "$http_out" "SELECT count(*) FROM tiles" 2>/dev/null || echo "?")
 [[ $http_landez == "$http_count" ]] || echo "bench: WARNING landez wrote $http_landez of $http_count tiles" >&2
 
