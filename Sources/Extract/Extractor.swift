@@ -344,8 +344,7 @@ public enum Extractor {
                     srsRows[srs.srsID] = srs
                     sourceCRS = srs.organization.uppercased() == "EPSG" ? "EPSG:\(srs.organizationCoordsysID)" : "srs_id:\(srs.srsID)"
                 }
-                let definition = sourceCRS?.hasPrefix("EPSG:") == true ? sourceCRS!
-                    : schema.spatialReferenceSystem(id: g.srsID)?.definition ?? ""
+                let definition = schema.spatialReferenceSystem(id: g.srsID)?.projDefinition ?? ""
                 let layerCRS: CoordinateReferenceSystem
                 do { layerCRS = try CoordinateReferenceSystem(definition, context: proj) } catch {
                     throw ExtractError(.crs, "layer \(layer.name): its CRS (srs_id \(g.srsID)) is unknown to PROJ (\(error))")

@@ -11,7 +11,7 @@ extension PackageInspector {
         if try db.scalar("PRAGMA application_id")?.int64Value != 1_196_444_487 {
             warnings.append(.init(.applicationID, "data.gpkg does not carry the GeoPackage application id (0x47504B47)"))
         }
-        let cuts = try layerCuts(db)
+        let cuts = try PackageMetadata.layerCuts(in: db)
         let pending = pendingEdits(db)
         let geos = try GEOSContext()
         var layers: [PackageInspection.Layer] = []
@@ -152,24 +152,6 @@ extension PackageInspector {
 
     static func format(_ e: Envelope) -> String {
         [e.minX, e.minY, e.maxX, e.maxY].map { String(format: "%.9g", $0) }.joined(separator: ",")
-    }
-
-    /// How each layer was cut, from `pkgbuild_layers` (the authority inside data.gpkg).
-    static func layerCuts(_ db: Connection) throws -> [String: LayerCut] {
-        guard try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_layers'") != nil else { return [:] }
-        var cuts: [String: LayerCut] = [:]
-        // Packages built before `related_only` was recorded lack the column.
-        let relatedOnly = try db.scalar("SELECT 1 FROM pragma_table_info('pkgbuild_layers') WHERE name = 'related_only'") != nil
-        for row in try db.query("""
-            SELECT table_name, clipped, filter, reprojected_from, schema_only, spatial, related_rows, \(relatedOnly ? "related_only" : "0")
-            FROM pkgbuild_layers
-            """) {
-            guard let name = row[0].stringValue else { continue }
-            cuts[name] = LayerCut(clipped: row[1].int64Value == 1, filter: row[2].stringValue, reprojectedFrom: row[3].stringValue,
-                                  schemaOnly: row[4].int64Value == 1, spatial: row[5].int64Value == 1,
-                                  relatedRows: Int(row[6].int64Value ?? 0), relatedOnly: row[7].int64Value == 1)
-        }
-        return cuts
     }
 
     /// Pending local edits by table (lowercased) and operation, as sync would upload them (an

@@ -55,4 +55,26 @@ public enum PackageMetadata {
         }
         return result
     }
+
+    /// How `create` cut each layer, from `pkgbuild_layers`, by table name as stored; empty
+    /// when the package has no such table.
+    public static func layerCuts(in connection: Connection) throws -> [String: LayerCut] {
+        guard try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pkgbuild_layers'") != nil else {
+            return [:]
+        }
+        var cuts: [String: LayerCut] = [:]
+        // Packages built before `related_only` was recorded lack the column: their related-only
+        // tables are known by the related rows they took.
+        let relatedOnly = try connection.scalar("SELECT 1 FROM pragma_table_info('pkgbuild_layers') WHERE name = 'related_only'") != nil
+        for row in try connection.query("""
+            SELECT table_name, clipped, filter, reprojected_from, schema_only, spatial, related_rows, \(relatedOnly ? "related_only" : "0")
+            FROM pkgbuild_layers
+            """) {
+            guard let name = row[0].stringValue else { continue }
+            cuts[name] = LayerCut(clipped: row[1].int64Value == 1, filter: row[2].stringValue, reprojectedFrom: row[3].stringValue,
+                                  schemaOnly: row[4].int64Value == 1, spatial: row[5].int64Value == 1,
+                                  relatedRows: Int(row[6].int64Value ?? 0), relatedOnly: row[7].int64Value == 1)
+        }
+        return cuts
+    }
 }

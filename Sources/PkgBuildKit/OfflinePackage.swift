@@ -106,10 +106,7 @@ public final class OfflinePackage: @unchecked Sendable {
         guard let srs = schema.spatialReferenceSystem(id: geometry.srsID) else {
             throw PackageError(.storage, "layer '\(layer)' uses srs_id \(geometry.srsID), which gpkg_spatial_ref_sys lacks")
         }
-        // The authority code when there is one: PROJ then knows the area of use and the
-        // datum's transformations exactly; the stored WKT is the fallback.
-        let definition = srs.organization.uppercased() == "EPSG" ? srs.authorityCode : srs.definition
-        return try crs(definition)
+        return try crs(srs.projDefinition)
     }
 
     /// A CRS from a definition (`EPSG:3338`, WKT, PROJ string), made once per package.

@@ -103,8 +103,6 @@ public struct ConflictDecisions: Sendable {
         }
     }
 
-    public var isEmpty: Bool { byKey.isEmpty }
-
     /// The decision for a column (a column's own first, then the row's), or for a whole-row
     /// conflict when `column` is nil.
     public func side(table: String, globalID: String, column: String?) -> ConflictSide? {

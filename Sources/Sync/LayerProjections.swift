@@ -38,7 +38,7 @@ final class LayerProjections {
                     gpkg_spatial_ref_sys
                     """)
             }
-            let from = SpatialReferenceDefinition.of(sourceSRS), to = SpatialReferenceDefinition.of(packageSRS)
+            let from = sourceSRS.projDefinition, to = packageSRS.projDefinition
             do {
                 let sourceCRS = try CoordinateReferenceSystem(from, context: proj)
                 let packageCRS = try CoordinateReferenceSystem(to, context: proj)

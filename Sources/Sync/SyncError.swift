@@ -15,8 +15,6 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidArgument
         /// A layer cannot be synced the way it was cut (a CRS the sync cannot transform...).
         case unsupportedLayer
-        /// A crash point of a test hook fired (simulated crash).
-        case interrupted
     }
 
     public var kind: Kind

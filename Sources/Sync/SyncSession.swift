@@ -620,15 +620,7 @@ private final class SyncRun {
 
     /// BEGIN, retrying while another connection holds the lock past the busy timeout.
     func begin(_ connection: Connection, immediate: Bool) throws {
-        let deadline = Date().addingTimeInterval(options.busyTimeout)
-        while true {
-            do {
-                try connection.execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
-                return
-            } catch let error as SQLiteError where error.isBusy && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
+        try withRetryOnBusy { try connection.execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN") }
     }
 }
 

@@ -16,7 +16,8 @@ enum SyncTables {
         let sourceTables = try SourceGeodatabase(connection: source).trackedTables()
         let packageSchema = try GeoPackageSchema.read(from: package)
         let sourceSchema = try GeoPackageSchema.read(from: source)
-        let cuts = try layerCuts(package)
+        let cuts = Dictionary(try PackageMetadata.layerCuts(in: package).map { ($0.key.lowercased(), $0.value) },
+                              uniquingKeysWith: { first, _ in first })
         guard !packageTables.isEmpty else {
             throw SyncError(.notAPackage, "\(package.path) has no tables under change tracking")
         }
@@ -35,28 +36,6 @@ enum SyncTables {
                              sourceSRSID: sourceLayer?.geometryColumn?.srsID,
                              cut: cut ?? LayerCut(spatial: geometry != nil))
         }
-    }
-
-    /// How `create` cut each layer (`pkgbuild_layers`), by lower-cased table name.
-    private static func layerCuts(_ package: Connection) throws -> [String: LayerCut] {
-        guard try package.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pkgbuild_layers'") != nil else {
-            return [:]
-        }
-        var cuts: [String: LayerCut] = [:]
-        // Packages built before `related_only` was recorded lack the column: their related-only
-        // tables are known by the related rows they took.
-        let relatedOnly = try package.scalar("SELECT 1 FROM pragma_table_info('pkgbuild_layers') WHERE name = 'related_only'") != nil
-        for row in try package.query("""
-            SELECT table_name, clipped, filter, reprojected_from, schema_only, spatial, related_rows, \(relatedOnly ? "related_only" : "0")
-            FROM pkgbuild_layers
-            """) {
-            guard let name = row[0].stringValue else { continue }
-            cuts[name.lowercased()] = LayerCut(clipped: row[1].int64Value == 1, filter: row[2].stringValue,
-                                               reprojectedFrom: row[3].stringValue, schemaOnly: row[4].int64Value == 1,
-                                               spatial: row[5].int64Value == 1, relatedRows: Int(row[6].int64Value ?? 0),
-                                               relatedOnly: row[7].int64Value == 1)
-        }
-        return cuts
     }
 
     /// Refuses a table whose columns (names and declared types) differ between the databases.
@@ -105,7 +84,7 @@ enum SyncTables {
                 areas[table.name.lowercased()] = area.geometry
                 continue
             }
-            let definition = SpatialReferenceDefinition.of(srs)
+            let definition = srs.projDefinition
             do {
                 let layerCRS = try CoordinateReferenceSystem(definition, context: proj)
                 // As `create` took it, so both select the same rows.

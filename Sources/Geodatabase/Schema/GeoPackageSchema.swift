@@ -234,7 +234,7 @@ private func readRelatedTablesRelations(_ connection: Connection) throws -> [Rel
     }
 }
 
-func readKeyRelationships(_ connection: Connection) throws -> [Relationship] {
+private func readKeyRelationships(_ connection: Connection) throws -> [Relationship] {
     guard try tableExists(SyncSchema.relationshipsTable, in: connection) else { return [] }
     return try connection.query("""
         SELECT name, origin_table, origin_key, destination_table, destination_key, cardinality

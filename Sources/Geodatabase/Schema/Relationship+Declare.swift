@@ -23,7 +23,7 @@ extension Relationship {
             guard !relationshipName.isEmpty else {
                 throw GeodatabaseError(.invalidArgument, "a relationship needs a non-empty name")
             }
-            try connection.execute(SyncSchema.commonDDL[2])
+            try connection.execute(SyncSchema.relationshipsDDL)
             try connection.execute("""
                 INSERT INTO pkgbuild_relationships (name, origin_table, origin_key, destination_table, destination_key,
                   cardinality) VALUES (?1, ?2, ?3, ?4, ?5, ?6)

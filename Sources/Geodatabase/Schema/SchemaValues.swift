@@ -55,6 +55,10 @@ public struct SpatialReferenceInfo: Sendable, Hashable {
 
     /// `EPSG:4326` style authority code, as PROJ accepts it.
     public var authorityCode: String { "\(organization.uppercased()):\(organizationCoordsysID)" }
+
+    /// What PROJ is given for this system: the EPSG code when there is one (PROJ then knows
+    /// the area of use and the datum's transformations exactly), else the stored WKT.
+    public var projDefinition: String { organization.uppercased() == "EPSG" ? authorityCode : definition }
 }
 
 /// A row of `gpkg_geometry_columns`.

@@ -76,6 +76,15 @@ public enum SyncSchema {
 
     static let now = "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))"
 
+    /// The table `source relate` declares key-based relationships in, on either side.
+    static let relationshipsDDL = """
+        CREATE TABLE IF NOT EXISTS pkgbuild_relationships (name TEXT NOT NULL PRIMARY KEY, \
+        origin_table TEXT NOT NULL, origin_key TEXT NOT NULL, destination_table TEXT NOT NULL, \
+        destination_key TEXT NOT NULL, cardinality TEXT NOT NULL \
+        CHECK (cardinality IN ('one-to-one', 'one-to-many', 'many-to-many')), \
+        created_at TEXT NOT NULL DEFAULT \(now))
+        """
+
     static let commonDDL = [
         """
         CREATE TABLE IF NOT EXISTS pkgbuild_tables (table_name TEXT NOT NULL PRIMARY KEY, \
@@ -85,13 +94,7 @@ public enum SyncSchema {
         CREATE TABLE IF NOT EXISTS pkgbuild_apply_context (id INTEGER PRIMARY KEY CHECK (id = 1), \
         replica_id TEXT, sync_id TEXT)
         """,
-        """
-        CREATE TABLE IF NOT EXISTS pkgbuild_relationships (name TEXT NOT NULL PRIMARY KEY, \
-        origin_table TEXT NOT NULL, origin_key TEXT NOT NULL, destination_table TEXT NOT NULL, \
-        destination_key TEXT NOT NULL, cardinality TEXT NOT NULL \
-        CHECK (cardinality IN ('one-to-one', 'one-to-many', 'many-to-many')), \
-        created_at TEXT NOT NULL DEFAULT \(now))
-        """,
+        relationshipsDDL,
     ]
 
     static let sourceDDL = [

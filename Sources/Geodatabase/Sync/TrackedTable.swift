@@ -62,7 +62,8 @@ func defaultTrackedTableNames(_ connection: Connection) throws -> [String] {
 
 /// Makes `table` trackable: key found, `globalid` column adopted or added, NULLs backfilled
 /// with fresh ids, uniqueness checked and indexed, recorded in `pkgbuild_tables`, registered
-/// in `gpkg_extensions`. Writes nothing when all of that is already so.
+/// in `gpkg_extensions`. Writes nothing when all of that is already so. The caller has run
+/// `SyncSchema.commonDDL` (both callers run it with their own side's DDL, once per call).
 /// - Throws: ``GeodatabaseError`` naming the table and column when the table is missing,
 ///   has no usable key, its `globalid` column is not text, or holds duplicate ids.
 func prepareTrackedTable(_ requested: String, in connection: Connection) throws -> TrackedTable {
@@ -121,7 +122,6 @@ func prepareTrackedTable(_ requested: String, in connection: Connection) throws 
             """)
     }
 
-    for statement in SyncSchema.commonDDL { try connection.execute(statement) }
     try connection.execute("""
         INSERT INTO pkgbuild_tables (table_name, key_column, globalid_column) VALUES (?1, ?2, ?3)
         ON CONFLICT (table_name) DO UPDATE SET key_column = ?2, globalid_column = ?3
