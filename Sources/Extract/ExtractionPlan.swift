@@ -40,7 +40,6 @@ struct PackageRow: Sendable {
 
 /// Messages from the reading worker to the writer, in order.
 enum ExtractMessage: Sendable {
-    case spatialReferenceSystem(SpatialReferenceInfo)
     case createTable(PackageTable)
     case rows(table: String, rows: [PackageRow])
     /// SQL for the package, run in its transaction (copied metadata).

@@ -39,11 +39,8 @@ public enum Extractor {
     /// Counts what `create` would write, writing nothing.
     public static func estimate(_ request: ExtractRequest, isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> Result {
         let prepared = try prepare(request)
-        let counter = RowCounter()
-        let tally = try read(prepared, send: { message in
-            if case .rows(let t, let rows) = message { counter.add(t, rows.count) }
-            return true
-        }, isCancelled: isCancelled)
+        // The tally counts what was read; the rows themselves are dropped.
+        let tally = try read(prepared, send: { _ in true }, isCancelled: isCancelled)
         var estimate = result(prepared, tally: tally, replicaID: nil, package: nil)
         if let basemap = prepared.basemap {
             let e = try basemap.estimate(isCancelled: isCancelled)
@@ -97,7 +94,6 @@ public enum Extractor {
                 guard writeError == nil else { continue }
                 do {
                     switch message {
-                    case .spatialReferenceSystem(let srs): try writer.addSpatialReferenceSystem(srs)
                     case .createTable(let table): try writer.createTable(table)
                     case .rows(let table, let rows):
                         for row in rows { try writer.insert(into: table, row.values, envelope: row.envelope) }
@@ -479,8 +475,3 @@ final class WorkerOutcome: @unchecked Sendable {
     let finished = DispatchSemaphore(value: 0)
 }
 
-/// Counts rows per table for `estimate`.
-final class RowCounter: @unchecked Sendable {
-    private(set) var counts: [String: Int] = [:]
-    func add(_ table: String, _ n: Int) { counts[table, default: 0] += n }
-}

@@ -27,7 +27,6 @@ final class RTreeLoader {
         var centerY: Float { minY / 2 + maxY / 2 }
     }
 
-    let name: String
     /// Bytes of every node blob, and the cells a node holds.
     let nodeSize: Int
     let maxCells: Int
@@ -42,11 +41,9 @@ final class RTreeLoader {
     /// Nodes written per height: a height that wrote none holds everything of its height.
     private var written: [Int] = [0]
     private var nextNode: Int64 = 2  // node 1 is the root, written last
-    private(set) var count = 0
 
     /// - Throws: `SQLiteError` when the shadow tables cannot be read or prepared for writing.
     init(connection: Connection, rtree name: String) throws {
-        self.name = name
         let node = SQL.identifier(name + "_node")
         let size = try connection.scalar("SELECT length(data) FROM \(node) WHERE nodeno = 1")?.int64Value ?? 0
         nodeSize = Int(size)
@@ -65,7 +62,6 @@ final class RTreeLoader {
     func add(id: Int64, _ e: Envelope) throws {
         window.append(Cell(id: id, minX: Self.down(e.minX), maxX: Self.up(e.maxX),
                            minY: Self.down(e.minY), maxY: Self.up(e.maxY)))
-        count += 1
         if window.count == windowSize { try flushWindow() }
     }
 
@@ -74,7 +70,7 @@ final class RTreeLoader {
         try flushWindow()
         var height = 0
         while true {
-            let pending = height == 0 ? levels[0] : levels[height]
+            let pending = levels[height]
             let above = levels.indices.contains(height + 1) ? levels[height + 1].count + written[height + 1] : 0
             if written[height] == 0 && above == 0 {
                 // Everything of this height is here: it is the root (depth = height).

@@ -153,7 +153,10 @@ final class SourceReader {
         var batch: [PackageRow] = []
         var batchBytes = 0
         batch.reserveCapacity(Self.batchSize)
-        var written = writtenKeys[table.name.lowercased()] ?? []
+        let tableKey = table.name.lowercased()
+        // A set still held by the dictionary is shared: the first insert would copy all of it
+        // (on every related batch). Taken out while this stream adds to it, put back after.
+        var written = (tracked ? writtenKeys.removeValue(forKey: tableKey) : writtenKeys[tableKey]) ?? []
         var count = 0
         while try statement.step() {
             var values = statement.values
@@ -204,7 +207,7 @@ final class SourceReader {
         if !batch.isEmpty {
             guard send(.rows(table: table.name, rows: batch)) else { throw ExtractError(.cancelled, "writer stopped") }
         }
-        if tracked { writtenKeys[table.name.lowercased()] = written }
+        if tracked { writtenKeys[tableKey] = written }
         if related { tally.related[table.name, default: 0] += count } else { tally.selected[table.name, default: 0] += count }
     }
 

@@ -112,12 +112,8 @@ public final class OfflinePackage: @unchecked Sendable {
     /// A CRS from a definition (`EPSG:3338`, WKT, PROJ string), made once per package.
     func crs(_ definition: String) throws -> CoordinateReferenceSystem {
         if let cached = crsCache[definition] { return cached }
-        let crs: CoordinateReferenceSystem
-        do {
-            crs = try CoordinateReferenceSystem(definition, context: proj)
-        } catch let error as GeometryError where error.kind == .unknownCRS {
-            throw PackageError(.unknownCRS, error.message)
-        }
+        // An unknown definition's GeometryError becomes PackageError(.unknownCRS) in `locked`.
+        let crs = try CoordinateReferenceSystem(definition, context: proj)
         crsCache[definition] = crs
         return crs
     }
