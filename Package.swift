@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "ExtractTests", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildKitTests",
                     dependencies: ["PkgBuildKit", "PkgBuildCLI", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
-        .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "TestSupport"]),
+        .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "Extract", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "PkgBuildCLI", "Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -73,6 +73,8 @@ public enum CommandRunner {
 
     private static func report(_ error: any Error, path: CommandPath,
                                context: CommandContext) -> Int32 {
+        // The modules below stop on Ctrl-C with Swift's own error: it ends with 130 like ours.
+        let error = error is Swift.CancellationError ? CancellationError() : error
         switch error {
         case is HelpRequest:
             context.write(HelpGenerator.help(for: path))

@@ -1,3 +1,4 @@
+import Extract
 import PkgBuildCLI
 
 /// A command tree for testing the parser alone, independent of the real commands.
@@ -132,6 +133,8 @@ struct FailCommand: Command {
         case "cancelled":
             try context.checkCancellation()
             context.print("not cancelled")
+        case "swift-cancelled": throw Swift.CancellationError()
+        case "extract-cancelled": throw ExtractError(.cancelled, "cancelled; the work so far is kept")
         default: context.print("ok")
         }
     }

@@ -88,6 +88,16 @@ private func usageError(_ message: String, usage: String = echoUsage, command: S
         #expect(result.stderr == "Error: interrupted\n")
     }
 
+    /// Ctrl-C seen by a module below the CLI: Swift's own error (tiles), Extract's (create,
+    /// estimate). Both end with 130, as the CLI's own does.
+    @Test(arguments: [("swift-cancelled", "Error: interrupted\n"),
+                      ("extract-cancelled", "Error: cancelled; the work so far is kept\n")])
+    func cancellationBelowTheCLIExits130(kind: String, message: String) {
+        let result = CLI.run(["fail", "--kind", kind], root: TestRoot.self)
+        #expect(result.exitCode == 130)
+        #expect(result.stderr == message)
+    }
+
     @Test func exitCodeValues() {
         #expect(ExitCode.success.rawValue == 0)
         #expect(ExitCode.failure.rawValue == 1)

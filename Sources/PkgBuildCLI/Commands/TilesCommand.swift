@@ -95,14 +95,8 @@ public struct TilesCommand: Command {
         } catch let error as GeometryError {
             throw UsageError("--area: \(error.message)")
         }
-        let coverage: TileCoverage
-        do {
-            coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
+        let coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
                                         isCancelled: { context.isCancelled })
-        } catch is Swift.CancellationError {
-            // TilePackage stops with Swift's error; this module's own one exits with 130.
-            throw CancellationError()
-        }
         let total = coverage.totalCount
         let areaBounds = try lonLatBounds(parsedArea, proj: proj)
 
