@@ -127,11 +127,16 @@ import Extract
         let dir = try TemporaryDirectory()
         let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
         let output = dir.path("a.pkg")
-        _ = try? Extractor.create(Self.request(source, output), checkpoint: { if $0 == .registered { throw SimulatedCrash() } })
+        #expect(throws: SimulatedCrash.self) {
+            try Extractor.create(Self.request(source, output), checkpoint: { if $0 == .registered { throw SimulatedCrash() } })
+        }
+        let s = SourceGeodatabase(try GeoPackage(path: source))
+        let orphan = try #require(try s.replicas().first)
+        #expect(try s.replicas().map(\.state) == [.pending])
         var other = Self.request(source, output)
         other.clip = true
         let result = try Extractor.create(other)
-        let s = SourceGeodatabase(try GeoPackage(path: source))
+        #expect(result.warnings.contains { $0.contains("unregistered replica \(orphan.id)") }, "\(result.warnings)")
         #expect(try s.replicas().map(\.id) == [result.replicaID])
     }
 

@@ -30,6 +30,11 @@ import TestSupport
         return fixture.cases
     }()
 
+    /// The fixture decodes: an unreadable one would leave the tests below without cases.
+    @Test func fixtureIsPresent() {
+        #expect(Self.cases.count == 5)
+    }
+
     static let validator = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
 
     func build(_ c: Case, clip: Bool, in dir: TemporaryDirectory) throws -> String {

@@ -14,6 +14,7 @@ import Testing
         let tables = try source.enable()
 
         let expected = before.layers.filter { $0.kind == .features }.map(\.name)
+        #expect(!expected.isEmpty)
         #expect(tables.map(\.name) == expected)
         for table in tables {
             #expect(table.globalIDColumn == "globalid")

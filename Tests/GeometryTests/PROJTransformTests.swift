@@ -44,6 +44,7 @@ struct PROJTransformTests {
         let fixture = try CS2CSFixture("inverse-" + file.split(separator: "-").reversed().joined(separator: "-")
             .replacingOccurrences(of: ".txt", with: "") + ".txt")
         #expect(fixture.source == forward.target && fixture.target == forward.source)
+        #expect(!fixture.pairs.isEmpty)
         let transformer = try Transformer(from: forward.source, to: forward.target, context: context)
         for (input, expected) in fixture.pairs {
             let back = try transformer.transform(input, direction: .inverse)

@@ -67,8 +67,10 @@ struct HTTPRetryTests {
     func stalledConnection() throws {
         let expected = try tilesFromSQLite(maxZoom: 1)
         let server = try TestTileServer(script: TileServerScript(rules: [rule("1/1/1", ["stall:20"])]))
+        var configuration = quickConfiguration()
+        configuration.lowSpeedTime = 1
         let start = Date()
-        let responses = try fetchAll(requests(tileKeys(maxZoom: 1), on: server), quickConfiguration())
+        let responses = try fetchAll(requests(tileKeys(maxZoom: 1), on: server), configuration)
         let elapsed = seconds(since: start)
         let stats = try server.stop()
         let response = try #require(responses["1/1/1"])
@@ -84,6 +86,7 @@ struct HTTPRetryTests {
         let server = try TestTileServer(script: TileServerScript(rules: [rule("0/0/0", ["stall:20"])]))
         var configuration = quickConfiguration()
         configuration.maxRetries = 0
+        configuration.lowSpeedTime = 1
         let responses = try fetchAll(requests(["0/0/0"], on: server), configuration)
         try server.stop()
         let error = try #require(responses["0/0/0"]?.error)

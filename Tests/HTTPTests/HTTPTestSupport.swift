@@ -29,13 +29,15 @@ func requests(_ keys: [String], on server: TestTileServer, query: String = "") -
     keys.map { HTTPRequest(url: "\(server.baseURL)/\($0).png\(query)", tag: $0) }
 }
 
-/// A configuration with quick retries, so tests of faults stay fast.
+/// A configuration with quick retries, so tests of faults stay fast. The low-speed window
+/// (5 s) is long enough that a loaded machine's slow server does not look stalled; the tests
+/// of stalls shorten it.
 func quickConfiguration(concurrency: Int = 4) -> HTTPConfiguration {
     var configuration = HTTPConfiguration()
     configuration.concurrency = concurrency
     configuration.initialBackoff = 0.02
     configuration.maxBackoff = 0.2
-    configuration.lowSpeedTime = 1
+    configuration.lowSpeedTime = 5
     configuration.connectTimeout = 5
     configuration.transferTimeout = 20
     configuration.userAgent = HTTPConfiguration.userAgent(version: "9.8.7")

@@ -35,13 +35,15 @@ struct HTTPTileSourceTests {
         return tiles
     }
 
-    private func quickConfiguration() -> HTTPConfiguration {
+    /// Quick retries; a low-speed window long enough that a loaded machine's slow server does
+    /// not look stalled, except where a test stalls on purpose.
+    private func quickConfiguration(lowSpeedTime: Int = 5) -> HTTPConfiguration {
         var configuration = HTTPConfiguration()
         configuration.concurrency = 4
         configuration.initialBackoff = 0.02
         configuration.maxBackoff = 0.1
         configuration.maxRetries = 2
-        configuration.lowSpeedTime = 1
+        configuration.lowSpeedTime = lowSpeedTime
         return configuration
     }
 
@@ -108,7 +110,8 @@ struct HTTPTileSourceTests {
             .init(match: "^/2/2/2\\.", responses: ["truncate"]),
         ])
         let server = try TestTileServer(script: script)
-        let source = try HTTPTileSource(template: server.baseURL + "/{z}/{x}/{y}.png", configuration: quickConfiguration())
+        let source = try HTTPTileSource(template: server.baseURL + "/{z}/{x}/{y}.png",
+                                        configuration: quickConfiguration(lowSpeedTime: 2))
         let tiles = allTiles(maxZoom: 2)
         let results = try fetchAll(source, tiles)
         let stats = try server.stop()
