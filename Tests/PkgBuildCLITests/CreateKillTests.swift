@@ -134,7 +134,14 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
         try process.run()
-        Thread.sleep(forTimeInterval: 0.4)
+        // Interrupted once the build has begun (its work directory exists, so the Ctrl-C
+        // handler is installed), not after a fixed sleep that a loaded machine may outrun
+        // either way.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while !FileManager.default.fileExists(atPath: output + ".partial") && process.isRunning && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        try #require(process.isRunning, "the build ended before it could be interrupted")
         process.interrupt()
         let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

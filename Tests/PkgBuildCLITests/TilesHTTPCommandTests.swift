@@ -137,7 +137,13 @@ struct TilesHTTPCommandTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
         try process.run()
-        Thread.sleep(forTimeInterval: 1.5)  // past the first commit, before the end (~3.4 s)
+        // Half a second into the download (its work file exists): tiles have arrived, likely
+        // before the first timed commit, and the end (~3.4 s at the server's pace) is far.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while !FileManager.default.fileExists(atPath: out + ".partial") && process.isRunning && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
         #expect(process.isRunning, "the run ended before it could be interrupted")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
