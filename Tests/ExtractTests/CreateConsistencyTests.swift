@@ -10,7 +10,7 @@ import Extract
 @Suite struct CreateConsistencyTests {
     /// Alaska, with its parks and many airports.
     static let area = "-170,52,-130,72"
-    static let validator = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
+    static let validator = GDALValidator.script
     static let layers = ["parks", "park_visitors", "airports"]
 
     /// Every row of the layers as "table globalid name-or-unit", sorted.

@@ -7,7 +7,7 @@ import TestSupport
 @testable import Extract
 
 @Suite struct GeoPackageWriterTests {
-    static let validator = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
+    static let validator = GDALValidator.script
 
     /// Copies the demo parks row by row (blobs unchanged) and lets GDAL judge the result.
     @Test func copiedTablePassesGDALValidator() throws {

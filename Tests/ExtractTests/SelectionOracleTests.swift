@@ -35,7 +35,7 @@ import TestSupport
         #expect(Self.cases.count == 5)
     }
 
-    static let validator = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
+    static let validator = GDALValidator.script
 
     func build(_ c: Case, clip: Bool, in dir: TemporaryDirectory) throws -> String {
         let output = dir.path("\(c.name)\(clip ? "-clip" : "").pkg")

@@ -101,7 +101,7 @@ struct GeoPackageEditTests {
     /// Runs GDAL's GeoPackage validator; its findings, trimmed.
     static func validate(_ path: String, keepGoing: Bool = false) throws -> (status: Int32, output: String) {
         let result = try runProcess("/usr/bin/python3", [
-            "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py",
+            GDALValidator.script,
         ] + (keepGoing ? ["-k"] : []) + [path])
         return (result.status, (result.stdout + result.stderr).trimmingCharacters(in: .whitespacesAndNewlines))
     }

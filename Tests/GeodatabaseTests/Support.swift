@@ -26,7 +26,7 @@ func gdalSQL(_ path: String, _ sql: String) throws {
 
 /// GDAL's validator; passes when it exits 0 and prints nothing.
 func validateGeoPackage(_ path: String) throws -> ProcessResult {
-    try runProcess("/usr/bin/python3", ["/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py", path])
+    try runProcess("/usr/bin/python3", [GDALValidator.script, path])
 }
 
 /// The file's content as SQL text, from the sqlite3 shell.

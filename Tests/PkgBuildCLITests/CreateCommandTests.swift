@@ -6,7 +6,7 @@ import TestSupport
 /// `create`, `estimate` and `inspect` driven in-process on copies of the demo source.
 @Suite struct CreateCommandTests {
     static let area = "--area=-153.5,60.8,-147.5,64.3"
-    static let validator = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
+    static let validator = GDALValidator.script
 
     func replicaCount(_ source: String) throws -> Int {
         let r = try runProcess("sqlite3", [source, "SELECT count(*) FROM pkgbuild_replicas"])

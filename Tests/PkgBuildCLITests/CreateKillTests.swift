@@ -8,7 +8,7 @@ import Testing
 /// command ends with the uninterrupted run's package and one active replica.
 @Suite(.serialized) struct CreateKillTests {
     static let binary = TestData.root.appendingPathComponent(".build/debug/pkgbuild").path
-    static let validator = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
+    static let validator = GDALValidator.script
 
     /// naturalearth's countries, 200 copies each, sync-enabled (WAL).
     static func makeSource(_ dir: TemporaryDirectory) throws -> String {

@@ -49,7 +49,7 @@ struct CreateSourcesTests {
         let sourceRelation = try gdalRelation(source)
         #expect(relation == sourceRelation, "\(relation)")
         #expect(relation.contains("trees inspections trees_inspections"), "\(relation)")
-        let validation = try runProcess("/usr/bin/python3", ["/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py", data])
+        let validation = try runProcess("/usr/bin/python3", [GDALValidator.script, data])
         #expect(validation.status == 0 && validation.stdout.isEmpty && validation.stderr.isEmpty, "\(validation.stdout)\(validation.stderr)")
         // inspect lists the two layers (the mapping table travels with its relation) and no warnings.
         let inspect = CLI.run(["inspect", output, "--json"])

@@ -164,7 +164,7 @@ struct EditTests {
 /// GDAL's GeoPackage validator accepts the file.
 func expectValidGeoPackage(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let result = try runProcess("/usr/bin/python3",
-                                ["/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py", path])
+                                [GDALValidator.script, path])
     #expect(result.status == 0, "validate_gpkg.py: \(result.stdout) \(result.stderr)", sourceLocation: sourceLocation)
 }
 

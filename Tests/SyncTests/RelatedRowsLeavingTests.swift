@@ -34,6 +34,7 @@ import Testing
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
         let again = try fixture.sync(url)
         #expect(again.downloaded.total == 0 && again.leftArea == 0)
+        try fixture.expectGDALValid(url)
     }
 
     @Test func visitorsOfAParkDeletedOfflineLeaveOnDownload() throws {
@@ -47,6 +48,7 @@ import Testing
         #expect(try source.scalar("SELECT count(*) FROM parks WHERE unit_code = 'LACL'") == 0)
         #expect(try source.scalar("SELECT count(*) FROM park_visitors WHERE unit_code = 'LACL'") == 1)
         #expect(try package.scalar("SELECT count(*) FROM park_visitors WHERE unit_code = 'LACL'") == 0)
+        try fixture.expectGDALValid(url)
     }
 
     @Test func anEditedVisitorsRowStaysWhileItsEditIsPendingAndGoesUp() throws {
@@ -83,6 +85,7 @@ import Testing
         #expect(try contents(source, "inspections") == sourceInspections)
         #expect(try treeLinks(source) == ["T1 > dead branch", "T1 > healthy", "T3 > fungus"])
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+        try fixture.expectGDALValid(url)
     }
 
     @Test func anEditedInspectionOfADeletedTreeStaysWhilePendingAndGoesUp() throws {

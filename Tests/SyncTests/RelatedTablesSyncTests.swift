@@ -53,6 +53,7 @@ func treeLinks(_ connection: Connection) throws -> [String] {
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
         let again = try fixture.sync(url)
         #expect(again.uploaded.total == 0 && again.downloaded.total == 0)
+        try fixture.expectGDALValid(url)
     }
 
     @Test func aLinkRemovedOfflineLeavesTheSource() throws {
@@ -65,6 +66,7 @@ func treeLinks(_ connection: Connection) throws -> [String] {
         #expect(try source.query("SELECT base_id, related_id FROM trees_inspections ORDER BY 1, 2").map { "\($0[0])-\($0[1])" }
             == ["1-1", "3-3"])
         #expect(try treeLinks(source) == ["T1 > healthy", "T3 > fungus"])
+        try fixture.expectGDALValid(url)
     }
 
     @Test func aLinkRelinkedOfflineGoesUpByTheRowsItPointsTo() throws {
@@ -76,6 +78,7 @@ func treeLinks(_ connection: Connection) throws -> [String] {
         #expect(report.status == .completed, "\(report.conflicts)")
         #expect(try treeLinks(source) == ["T1 > healthy", "T1 > pruned", "T3 > fungus"])
         #expect(try treeLinks(package) == ["T1 > healthy", "T1 > pruned"])
+        try fixture.expectGDALValid(url)
     }
 
     @Test func aLinkAddedAtTheSourceComesDownWithThePackagesFids() throws {
@@ -97,6 +100,7 @@ func treeLinks(_ connection: Connection) throws -> [String] {
         #expect(try package.scalar("SELECT count(*) FROM trees_inspections") == 2)
         // Nothing the download wrote is a local edit.
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+        try fixture.expectGDALValid(url)
     }
 
     @Test func aTreeMovingIntoTheAreaBringsItsInspectionsAndLinks() throws {
@@ -107,5 +111,6 @@ func treeLinks(_ connection: Connection) throws -> [String] {
         #expect(report.status == .completed && report.downloaded.inserted == 3, "\(report)")
         #expect(try treeLinks(package) == ["T1 > dead branch", "T1 > healthy", "T3 > fungus"])
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+        try fixture.expectGDALValid(url)
     }
 }

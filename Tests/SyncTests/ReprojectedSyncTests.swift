@@ -94,6 +94,7 @@ func storedPoint(_ connection: Connection, _ sql: String) throws -> (x: Double, 
         // Nothing left to sync: the rows agree, and a third sync moves nothing.
         let third = try fixture.sync(url)
         #expect(third.uploaded.total == 0 && third.downloaded.total == 0 && third.leftArea == 0)
+        try fixture.expectGDALValid(url)
     }
 
     @Test func offlineInsertAndDeleteInAReprojectedLayer() throws {
@@ -111,6 +112,7 @@ func storedPoint(_ connection: Connection, _ sql: String) throws -> (x: Double, 
         let inserted = try storedPoint(source, "SELECT geom FROM airports WHERE iata_code = 'FLD'")
         let expected = try SyncOracles.point("lonlat_of_albers_-200000_1000000")
         #expect(inserted.srsID == 4326 && abs(inserted.x - expected.x) < 1e-9 && abs(inserted.y - expected.y) < 1e-9)
+        try fixture.expectGDALValid(url)
     }
 
     @Test func anAreaInAlbersSelectsSourceRowsAsCreateDid() throws {

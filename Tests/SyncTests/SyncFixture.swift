@@ -50,6 +50,15 @@ final class SyncFixture {
         try GeoPackage(path: url.appendingPathComponent("data.gpkg").path)
     }
 
+    /// GDAL's validator finds nothing wrong with the source or the package's data.gpkg: our
+    /// writes (rows, R-tree triggers' boxes, downloads, mapping links) as GDAL judges them.
+    func expectGDALValid(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for path in [sourcePath, url.appendingPathComponent("data.gpkg").path] {
+            let findings = try GDALValidator.findings(path)
+            #expect(findings.isEmpty, "validate_gpkg.py \(path): \(findings)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Runs a sync of the package.
     func sync(_ url: URL, policy: ConflictPolicy = .fail, direction: SyncDirection = .bidirectional,
               dryRun: Bool = false, crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil) throws -> SyncReport {

@@ -90,3 +90,21 @@ private final class ReadInBackground: @unchecked Sendable {
         return data
     }
 }
+
+/// GDAL's GeoPackage validator (Debian's python3-gdal), run by the Debian interpreter that has
+/// the bindings. A valid file: status 0 and no output.
+public enum GDALValidator {
+    public static let script = "/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py"
+
+    /// - Parameter keepGoing: `-k`: report every finding, not only the first.
+    public static func run(_ path: String, keepGoing: Bool = false) throws -> ProcessResult {
+        try runProcess("/usr/bin/python3", [script] + (keepGoing ? ["-k"] : []) + [path])
+    }
+
+    /// Its findings as one text, empty for a valid file.
+    public static func findings(_ path: String) throws -> String {
+        let result = try run(path)
+        let text = (result.stdout + result.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
+        return result.status == 0 ? text : "exit \(result.status): \(text)"
+    }
+}
