@@ -16,7 +16,7 @@ final class DownloadScope {
     private let package: Connection
     private let projections: LayerProjections
     private var filterStatements: [String: Statement] = [:]
-    private var relatedStatements: [String: Statement] = [:]
+    private let packageStatements: StatementCache
     /// Per related-only table (lower-cased): its key-based links to spatial tables, as
     /// (this table's column, the spatial table, its column).
     private var links: [String: [(column: String, table: String, otherColumn: String)]] = [:]
@@ -46,6 +46,7 @@ final class DownloadScope {
         for (table, area) in areas { self.areas[table] = (area, try geos.prepare(area)) }
         self.source = source
         self.package = package
+        packageStatements = StatementCache(package)
         let spatial = Set(tables.filter { $0.cut.spatial }.map { $0.name.lowercased() })
         // Packages built before the cut recorded `relatedOnly` are known by the rows they took.
         for table in tables where !table.cut.spatial && (table.cut.relatedOnly || table.cut.relatedRows > 0) {
@@ -144,14 +145,7 @@ final class DownloadScope {
 
     /// True when `sql` (one parameter) finds a row in the package; statements are prepared once.
     private func packageHasRow(_ sql: String, binding value: SQLiteValue) throws -> Bool {
-        let statement: Statement
-        if let cached = relatedStatements[sql] {
-            statement = cached
-        } else {
-            statement = try package.prepare(sql)
-            relatedStatements[sql] = statement
-        }
-        statement.reset()
+        let statement = try packageStatements.statement(sql)
         defer { statement.reset() }
         try statement.bind([value])
         return try statement.step()

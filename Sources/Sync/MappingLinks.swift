@@ -29,7 +29,8 @@ final class MappingLinks {
     private var mappings: [String: (table: SyncTable, ends: [End])] = [:]
     private let package: Connection
     private let source: Connection
-    private var statements: [ObjectIdentifier: [String: Statement]] = [:]
+    private let packageStatements: StatementCache
+    private let sourceStatements: StatementCache
 
     /// - Parameters:
     ///   - relationships: the package's relationships; those kept in a synced mapping table
@@ -37,6 +38,8 @@ final class MappingLinks {
     init(relationships: [Relationship], tables: [SyncTable], package: Connection, source: Connection) {
         self.package = package
         self.source = source
+        packageStatements = StatementCache(package)
+        sourceStatements = StatementCache(source)
         let byName = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         for r in relationships {
             guard let mapping = r.mappingTable, let table = byName[mapping.lowercased()],
@@ -217,10 +220,6 @@ final class MappingLinks {
     }
 
     private func cached(_ connection: Connection, _ sql: String) throws -> Statement {
-        let id = ObjectIdentifier(connection)
-        if let statement = statements[id]?[sql] { return statement }
-        let statement = try connection.prepare(sql)
-        statements[id, default: [:]][sql] = statement
-        return statement
+        try (connection === package ? packageStatements : sourceStatements).statement(sql)
     }
 }

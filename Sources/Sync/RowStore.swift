@@ -8,12 +8,13 @@ import SQLite
 /// - Important: Holds prepared statements of its connection: one owner at a time.
 final class RowStore {
     let connection: Connection
-    private var statements: [String: Statement] = [:]
+    private let statements: StatementCache
     /// The SELECT of each table, built once (quoting names costs more than the lookup).
     private var selects: [String: String] = [:]
 
     init(connection: Connection) {
         self.connection = connection
+        statements = StatementCache(connection)
     }
 
     /// The row of that global id (every column of the table), or nil.
@@ -25,11 +26,24 @@ final class RowStore {
             sql = "SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
             selects[table.name] = sql
         }
-        let statement = try cached(sql)
+        let statement = try statements.statement(sql)
         defer { statement.reset() }
         try statement.bind([.text(globalID)])
         guard try statement.step() else { return nil }
         return RowValues(columns: table.columns, values: (0..<table.columns.count).map { statement.value(at: $0) })
+    }
+
+    /// The global ids of the rows of `table` whose `column` equals `value` (a relationship key).
+    func globalIDs(in table: SyncTable, where column: String, is value: SQLiteValue) throws -> [String] {
+        let statement = try statements.statement(
+            "SELECT \(SQL.identifier(table.globalIDColumn)) FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(column)) = ?")
+        defer { statement.reset() }
+        try statement.bind([value])
+        var globalIDs: [String] = []
+        while try statement.step() {
+            if let globalID = statement.value(at: 0).stringValue { globalIDs.append(globalID) }
+        }
+        return globalIDs
     }
 
     /// Inserts a row with the columns it names (never the key: each database numbers its own).
@@ -59,16 +73,9 @@ final class RowStore {
     }
 
     private func run(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        let statement = try cached(sql)
+        let statement = try statements.statement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
         while try statement.step() {}
-    }
-
-    private func cached(_ sql: String) throws -> Statement {
-        if let statement = statements[sql] { return statement }
-        let statement = try connection.prepare(sql)
-        statements[sql] = statement
-        return statement
     }
 }

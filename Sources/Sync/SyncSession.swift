@@ -546,10 +546,7 @@ private final class SyncRun {
             for (this, thisKey, other, otherKey) in ends where this.lowercased() == name {
                 guard let otherTable = tablesByName[other.lowercased()], scope.isRelatedOnly(otherTable),
                       let value = row[thisKey], !value.isNull else { continue }
-                let related = try source.query("""
-                    SELECT \(SQL.identifier(otherTable.globalIDColumn)) FROM \(SQL.identifier(otherTable.name)) WHERE \(SQL.identifier(otherKey)) = ?
-                    """, [value]).compactMap { $0[0].stringValue }
-                for globalID in related {
+                for globalID in try sourceRows.globalIDs(in: otherTable, where: otherKey, is: value) {
                     try bringSourceRow(globalID, table: otherTable, scope: scope, report: &report, counts: true)
                 }
             }

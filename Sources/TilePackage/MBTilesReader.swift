@@ -18,7 +18,8 @@ public final class MBTilesReader {
     /// The table holding the tile numbers (`tiles`, or `map` behind a view or a join), where
     /// an index on them would be.
     let numbersTable: String
-    private var singleTile: Statement?
+    /// The single-tile and rectangle-size lookups, prepared once.
+    private let statements: StatementCache
 
     enum Layout {
         /// A `tiles` table, or a view of that name.
@@ -37,6 +38,7 @@ public final class MBTilesReader {
         }
         do {
             connection = try Connection(path: path, mode: .readOnly)
+            statements = StatementCache(connection)
             var kinds: [String: String] = [:]
             try connection.forEachRow("SELECT lower(name), type FROM sqlite_master WHERE type IN ('table', 'view')") { row in
                 if let name = row.string(at: 0) { kinds[name] = row.string(at: 1) }
@@ -105,11 +107,8 @@ public final class MBTilesReader {
     public func tile(_ id: TileID) throws -> Data? {
         guard id.isValid else { return nil }
         return try wrap {
-            let statement: Statement
-            if let singleTile { statement = singleTile } else {
-                statement = try connection.prepare("SELECT tile_data FROM \(tilesRelation) WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
-                singleTile = statement
-            }
+            let statement = try statements.statement(
+                "SELECT tile_data FROM \(tilesRelation) WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
             defer { statement.reset() }
             try statement.bind([.integer(Int64(id.z)), .integer(Int64(id.x)), .integer(Int64(id.tmsY))])
             guard try statement.step(), let bytes = statement.blob(at: 0) else { return nil }
@@ -138,12 +137,17 @@ public final class MBTilesReader {
     public func sizes(in range: TileRange) throws -> (count: Int, bytes: Int) {
         guard !range.isEmpty else { return (0, 0) }
         return try wrap {
-            let row = try connection.query("""
+            // Prepared once: an estimate asks for every rectangle of a coverage (thousands for a
+            // polygon at deep zooms).
+            let statement = try statements.statement("""
                 SELECT count(*), coalesce(sum(length(tile_data)), 0) FROM \(tilesRelation)
                 WHERE zoom_level = ? AND tile_column BETWEEN ? AND ? AND tile_row BETWEEN ? AND ?
-                """, [.integer(Int64(range.z)), .integer(Int64(range.minX)), .integer(Int64(range.maxX)),
-                      .integer(Int64(range.minTMSY)), .integer(Int64(range.maxTMSY))]).first
-            return (Int(row?[0].int64Value ?? 0), Int(row?[1].int64Value ?? 0))
+                """)
+            defer { statement.reset() }
+            try statement.bind([.integer(Int64(range.z)), .integer(Int64(range.minX)), .integer(Int64(range.maxX)),
+                                .integer(Int64(range.minTMSY)), .integer(Int64(range.maxTMSY))])
+            guard try statement.step() else { return (0, 0) }
+            return (Int(statement.int64(at: 0)), Int(statement.int64(at: 1)))
         }
     }
 

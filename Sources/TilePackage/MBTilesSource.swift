@@ -30,11 +30,6 @@ public final class MBTilesSource: TileSource {
         }
     }
 
-    public func scan(_ range: TileRange, _ report: (TileID, Data) throws -> Void) throws -> Bool {
-        try reader.forEachTile(in: range, report)
-        return true
-    }
-
     /// Exact: the sum of the stored sizes of the tiles the coverage selects.
     public func estimatedBytes(of coverage: TileCoverage) throws -> Int? {
         var total = 0

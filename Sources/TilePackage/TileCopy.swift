@@ -93,8 +93,8 @@ public enum TileCopy {
                                      progress: progress, isCancelled: isCancelled)
                 if sourceMetadata.format == nil { firstTile = try w.anyImage() }
             } else {
-                try copyTileByTile(request, from: source, into: w, firstTile: &firstTile, report: &report,
-                                   progress: progress, isCancelled: isCancelled)
+                try copyTileByTile(request, from: source, into: w, resuming: resuming, firstTile: &firstTile,
+                                   report: &report, progress: progress, isCancelled: isCancelled)
             }
             if report.failed > 0 {
                 try w.commitBatch()
@@ -117,87 +117,47 @@ public enum TileCopy {
         try w.finish()
     }
 
-    /// The copy from any source, in the batch `fill` opened: rectangles the source can scan
-    /// are written as they come; the tiles of the others are fetched by number in one call
-    /// over the whole coverage, skipping those an interrupted run already wrote, so that a
-    /// source working concurrently (HTTP) never waits for a batch to drain. Commits every
-    /// `commitInterval` and, on cancellation, what is written so far.
+    /// The copy from a source that is not an MBTiles file (HTTP), in the batch `fill` opened:
+    /// the tiles are fetched by number in one call over the whole coverage, skipping those an
+    /// interrupted run already wrote, so that a source working concurrently never waits for a
+    /// batch to drain. Commits every `commitInterval`; `fill` commits what is written on
+    /// cancellation.
     private static func copyTileByTile(_ request: TileCopyRequest, from source: some TileSource, into w: MBTilesWriter,
-                                       firstTile: inout Data?, report: inout TileCopyReport,
+                                       resuming: Bool, firstTile: inout Data?, report: inout TileCopyReport,
                                        progress: Progress, isCancelled: () -> Bool) throws {
-        let clock = ContinuousClock()
-        var lastCommit = clock.now
-        var done = 0
+        var commits = PeriodicCommit(w)
         let total = report.requested
-        func commitIfDue() throws {
-            guard clock.now - lastCommit >= commitInterval else { return }
-            try w.commitBatch()
-            progress(done, total)
-            try w.beginBatch()
-            lastCommit = clock.now
+        // Counted while the source pulls the tiles to fetch, outside `report` (inout).
+        var resumed = 0
+        let wanted = TilesToFetch(request.coverage.zooms.flatMap { request.coverage.ranges(zoom: $0) }) { tile in
+            guard resuming, try w.contains(tile) else { return true }
+            resumed += 1
+            return false
         }
-        // Rectangles the source cannot scan, kept as rectangles (as many as the coverage
-        // has, never one entry per tile).
-        var byNumber: [TileRange] = []
-        for z in request.coverage.zooms {
-            for range in request.coverage.ranges(zoom: z) {
-                var delivered = 0
-                let scanned = try source.scan(range) { tile, data in
-                    try w.write(tile, data: data)
-                    if firstTile == nil { firstTile = data }
-                    delivered += 1
-                    report.written += 1
-                    report.bytes += data.count
-                    done += 1
-                    if isCancelled() { throw CancellationError() }
-                    if delivered % 1024 == 0 { try commitIfDue() }
-                }
-                if scanned {
-                    report.absent += range.count - delivered
-                    done += range.count - delivered
-                    try commitIfDue()
-                } else {
-                    byNumber.append(range)
-                }
+        var handled = 0
+        try source.fetch(wanted) { tile, result in
+            switch result {
+            case .data(let data):
+                try w.write(tile, data: data)
+                if firstTile == nil { firstTile = data }
+                report.written += 1
+                report.bytes += data.count
+            case .absent: report.absent += 1
+            case .failed(let message):
+                if report.failed == 0 { report.firstFailure = message }
+                report.failed += 1
             }
+            handled += 1
+            if isCancelled() { throw CancellationError() }
+            if handled % 64 == 0 { progress(handled + resumed, total) }
+            try commits.ifDue { progress(handled + resumed, total) }
         }
-        if !byNumber.isEmpty {
-            // Counted while the source pulls the tiles to fetch, outside `report` (inout).
-            var resumed = 0
-            let checkResumed = try !w.isEmpty()
-            let wanted = TilesToFetch(byNumber) { tile in
-                guard checkResumed, try w.contains(tile) else { return true }
-                resumed += 1
-                return false
-            }
-            var handled = 0
-            try source.fetch(wanted) { tile, result in
-                switch result {
-                case .data(let data):
-                    try w.write(tile, data: data)
-                    if firstTile == nil { firstTile = data }
-                    report.written += 1
-                    report.bytes += data.count
-                case .absent: report.absent += 1
-                case .failed(let message):
-                    if report.failed == 0 { report.firstFailure = message }
-                    report.failed += 1
-                }
-                handled += 1
-                done = handled + resumed
-                if isCancelled() { throw CancellationError() }
-                if handled % 64 == 0 { progress(done, total) }
-                try commitIfDue()
-            }
-            try wanted.rethrowFailure()
-            report.resumed += resumed
-            done = handled + resumed
-        }
-        progress(done, total)
+        try wanted.rethrowFailure()
+        report.resumed += resumed
+        progress(handled + resumed, total)
     }
 
-    /// How long a copy inside SQLite goes between commits: a crash loses at most this much
-    /// work, and a commit (two fsyncs) is paid at most this often.
+    /// How long a copy goes between commits (see `PeriodicCommit`).
     static let commitInterval: Duration = .seconds(1)
 
     /// The copy from an MBTiles file, in the batch `fill` opened: each rectangle of the
@@ -207,9 +167,7 @@ public enum TileCopy {
     /// in the rest.
     private static func copyInsideSQLite(_ request: TileCopyRequest, with copy: MBTilesDirectCopy, resuming: Bool,
                                          report: inout TileCopyReport, progress: Progress, isCancelled: () -> Bool) throws {
-        let w = copy.writer
-        let clock = ContinuousClock()
-        var lastCommit = clock.now
+        var commits = PeriodicCommit(copy.writer)
         var done = 0
         for z in request.coverage.zooms {
             for range in request.coverage.ranges(zoom: z) {
@@ -220,17 +178,10 @@ public enum TileCopy {
                     report.absent += chunk.count - written - kept
                     done += chunk.count
                     if isCancelled() {
-                        report.bytes = copy.bytes
-                        try w.commitBatch()
                         progress(done, report.requested)
                         throw CancellationError()
                     }
-                    if clock.now - lastCommit >= commitInterval {
-                        try w.commitBatch()
-                        progress(done, report.requested)
-                        try w.beginBatch()
-                        lastCommit = clock.now
-                    }
+                    try commits.ifDue { progress(done, report.requested) }
                 }
             }
         }
@@ -324,5 +275,27 @@ public enum TileCopy {
         guard fsync(fd) == 0 else {
             throw TilePackageError(.io, "cannot flush \(path) to disk: \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+/// Commits a writer's open batch and begins the next at most every `TileCopy.commitInterval`:
+/// a crash loses at most that much work, and a commit (two fsyncs) is paid at most that often.
+private struct PeriodicCommit {
+    let writer: MBTilesWriter
+    private let clock = ContinuousClock()
+    private var last: ContinuousClock.Instant
+
+    init(_ writer: MBTilesWriter) {
+        self.writer = writer
+        last = clock.now
+    }
+
+    /// Commits when the interval has passed, calling `committed` between commit and begin.
+    mutating func ifDue(_ committed: () -> Void) throws {
+        guard clock.now - last >= TileCopy.commitInterval else { return }
+        try writer.commitBatch()
+        committed()
+        try writer.beginBatch()
+        last = clock.now
     }
 }

@@ -68,11 +68,6 @@ public protocol TileSource: AnyObject {
     /// (all of them, or a sample); nil when the source cannot tell without fetching.
     func estimatedBytes(of coverage: TileCoverage) throws -> Int?
 
-    /// Delivers the tiles the source has inside `range`, in one pass, when it can read
-    /// rectangles directly (a file); returns false, delivering nothing, when it cannot, and
-    /// the caller then fetches by tile number. Absent tiles are not reported.
-    func scan(_ range: TileRange, _ report: (TileID, Data) throws -> Void) throws -> Bool
-
     /// Problems found in the source that do not stop a copy (such as rows outside their
     /// zoom's range, which are never used), in words for a person.
     var warnings: [String] { get }
@@ -83,7 +78,6 @@ public protocol TileSource: AnyObject {
 }
 
 extension TileSource {
-    public func scan(_ range: TileRange, _ report: (TileID, Data) throws -> Void) throws -> Bool { false }
     public var warnings: [String] { [] }
     public var mbtilesFile: MBTilesReader? { nil }
 }
