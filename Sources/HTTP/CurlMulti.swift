@@ -26,8 +26,6 @@ final class CurlMulti {
         curl_multi_cleanup(handle)  // easy handles are freed by their own CurlEasy
     }
 
-    var isEmpty: Bool { attached.isEmpty }
-
     func add(_ easy: CurlEasy) throws(HTTPError) {
         let code = curl_multi_add_handle(handle, easy.handle)
         guard code == CURLM_OK else {

@@ -16,40 +16,18 @@ public struct HTTPResponse<Tag: Sendable>: Sendable {
     public var outcome: Outcome
     /// The last HTTP status received (0 when no answer arrived).
     public var status: Int
-    /// The last answer's headers, names lowercased (`content-type`, `retry-after`, ...).
-    public var headers: [String: String] {
-        get {
-            switch storedHeaders {
-            case .lines(let lines): return lines.dictionary
-            case .dictionary(let dictionary): return dictionary
-            }
-        }
-        set { storedHeaders = .dictionary(newValue) }
-    }
-
-    /// The headers as given, or as received: parsed only when read.
-    private enum StoredHeaders: Sendable {
-        case lines(HTTPHeaderLines)
-        case dictionary([String: String])
-    }
-
-    private var storedHeaders: StoredHeaders
+    /// The last answer's headers, names lowercased (`content-type`, `retry-after`, ...),
+    /// parsed only when read.
+    public var headers: [String: String] { headerLines.dictionary }
+    private let headerLines: HTTPHeaderLines
     /// How many times the request was sent.
     public var attempts: Int
-
-    public init(request: HTTPRequest<Tag>, outcome: Outcome, status: Int, headers: [String: String], attempts: Int) {
-        self.request = request
-        self.outcome = outcome
-        self.status = status
-        self.storedHeaders = .dictionary(headers)
-        self.attempts = attempts
-    }
 
     init(request: HTTPRequest<Tag>, outcome: Outcome, status: Int, headerLines: HTTPHeaderLines, attempts: Int) {
         self.request = request
         self.outcome = outcome
         self.status = status
-        self.storedHeaders = .lines(headerLines)
+        self.headerLines = headerLines
         self.attempts = attempts
     }
 

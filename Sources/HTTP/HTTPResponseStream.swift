@@ -77,14 +77,14 @@ public final class HTTPResponseStream<Tag: Sendable> {
 
     private func startTransfers() throws(HTTPError) {
         // Retries whose wait is over go first; they already hold a slot.
-        while let index = indexOfDueRetry(), try mayStartNow() {
+        while let index = indexOfDueRetry(), mayStartNow() {
             let pending = waitingForRetry.remove(at: index)
             try start(pending)
         }
         // Requests that fail before starting (an unusable URL) do not take a slot: the count
         // of responses waiting for the caller bounds them instead.
         while slotsInUse < configuration.concurrency, ready.count - readyHead < configuration.concurrency,
-              requests != nil, try mayStartNow() {
+              requests != nil, mayStartNow() {
             guard let request = requests?.next() else {
                 requests = nil
                 break
@@ -104,7 +104,7 @@ public final class HTTPResponseStream<Tag: Sendable> {
     }
 
     /// True when the rate limit allows a request to start now.
-    private func mayStartNow() throws(HTTPError) -> Bool {
+    private func mayStartNow() -> Bool {
         guard configuration.requestsPerSecond != nil else { return true }
         return monotonicSeconds() >= nextStartAllowed
     }

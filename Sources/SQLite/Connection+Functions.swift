@@ -4,18 +4,6 @@ import CSQLite
 /// throws to make the SQL statement fail with the error's description.
 public typealias SQLiteScalarFunction = ([SQLiteValue]) throws -> SQLiteValue
 
-/// Holds a function's Swift closure; SQLite keeps a retained pointer to it as the function's
-/// user data and releases it through the destructor when the function is replaced or the
-/// connection closes.
-final class FunctionBox {
-    let name: String
-    let body: SQLiteScalarFunction
-    init(name: String, body: @escaping SQLiteScalarFunction) {
-        self.name = name
-        self.body = body
-    }
-}
-
 extension Connection {
     /// Registers (or replaces) a scalar SQL function on this connection.
     ///
@@ -33,30 +21,10 @@ extension Connection {
     ///   or a statement using the function is running).
     public func createFunction(_ name: String, argumentCount: Int? = nil, deterministic: Bool = true,
                                innocuous: Bool = false, _ body: @escaping SQLiteScalarFunction) throws {
-        var flags = SQLITE_UTF8
-        if deterministic { flags |= SQLITE_DETERMINISTIC }
-        if innocuous { flags |= SQLITE_INNOCUOUS }
-        let nArg = argumentCount.map { Int32(clamping: $0) } ?? -1
-
-        // Ownership: +1 retain handed to SQLite, given back by the destructor below. SQLite
-        // also calls the destructor when the registration itself fails.
-        let box = Unmanaged.passRetained(FunctionBox(name: name, body: body)).toOpaque()
-        let rc = sqlite3_create_function_v2(
-            handle, name, nArg, flags, box,
-            { context, argc, argv in
-                // The Swift object arrives through the user data pointer, not a captured closure.
-                guard let context, let userData = sqlite3_user_data(context) else { return }
-                let box = Unmanaged<FunctionBox>.fromOpaque(userData).takeUnretainedValue()
-                let arguments = (0..<Int(argc)).map { SQLiteValue(argv?[$0]) }
-                setFunctionResult(of: box.name, on: context) { try box.body(arguments) }
-            },
-            nil, nil,
-            { userData in
-                guard let userData else { return }
-                Unmanaged<FunctionBox>.fromOpaque(userData).release()
-            })
-        guard rc == SQLITE_OK else {
-            throw SQLiteError.last(handle, code: rc, sql: "function \(name)")
+        // The arguments copied into values, then the same registration as in-place functions.
+        try createInPlaceFunction(name, argumentCount: argumentCount, deterministic: deterministic,
+                                  innocuous: innocuous) { arguments in
+            try body((0..<arguments.count).map { arguments.value(at: $0) })
         }
     }
 
@@ -70,7 +38,6 @@ extension Connection {
     }
 }
 
-/// Hands a Swift value to SQLite as a function's result; SQLite copies text and blobs.
 /// Sets the result of a call of function `name` to what `body` returns, or to the error it
 /// throws: an `SQLiteError` keeps its code, any other error becomes `SQLITE_ERROR` with the
 /// function's name in the message.
@@ -87,6 +54,7 @@ func setFunctionResult(of name: String, on context: OpaquePointer, _ body: () th
     }
 }
 
+/// Hands a Swift value to SQLite as a function's result; SQLite copies text and blobs.
 func setFunctionResult(_ value: SQLiteValue, on context: OpaquePointer) {
     switch value {
     case .null:
@@ -113,21 +81,34 @@ extension SQLiteValue {
             self = .null
             return
         }
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER:
+        switch StorageClass(sqliteType: sqlite3_value_type(value)) {
+        case .integer:
             self = .integer(sqlite3_value_int64(value))
-        case SQLITE_FLOAT:
+        case .real:
             self = .real(sqlite3_value_double(value))
-        case SQLITE_TEXT:
+        case .text:
             let text = sqlite3_value_text(value)
             let count = Int(sqlite3_value_bytes(value))
             self = .text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? "")
-        case SQLITE_BLOB:
+        case .blob:
             let bytes = sqlite3_value_blob(value)
             let count = Int(sqlite3_value_bytes(value))
             self = .blob(bytes.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: count)) } ?? [])
-        default:
+        case .null:
             self = .null
+        }
+    }
+}
+
+extension SQLiteValue.StorageClass {
+    /// From SQLite's type code (`sqlite3_column_type`, `sqlite3_value_type`).
+    init(sqliteType: Int32) {
+        switch sqliteType {
+        case SQLITE_INTEGER: self = .integer
+        case SQLITE_FLOAT: self = .real
+        case SQLITE_TEXT: self = .text
+        case SQLITE_BLOB: self = .blob
+        default: self = .null
         }
     }
 }

@@ -13,13 +13,7 @@ public struct SQLiteArguments {
 
     /// The storage class of an argument.
     public func storageClass(at index: Int) -> SQLiteValue.StorageClass {
-        switch sqlite3_value_type(value(index)) {
-        case SQLITE_INTEGER: .integer
-        case SQLITE_FLOAT: .real
-        case SQLITE_TEXT: .text
-        case SQLITE_BLOB: .blob
-        default: .null
-        }
+        SQLiteValue.StorageClass(sqliteType: sqlite3_value_type(value(index)))
     }
 
     /// The argument as an integer (SQLite's conversion: NULL is 0, text is parsed).
@@ -49,8 +43,10 @@ public struct SQLiteArguments {
     }
 }
 
-/// Holds an in-place function's Swift closure for SQLite (see `FunctionBox`).
-final class InPlaceFunctionBox {
+/// Holds a function's Swift closure; SQLite keeps a retained pointer to it as the function's
+/// user data and releases it through the destructor when the function is replaced or the
+/// connection closes.
+final class FunctionBox {
     let name: String
     let body: (SQLiteArguments) throws -> SQLiteValue
     init(name: String, body: @escaping (SQLiteArguments) throws -> SQLiteValue) {
@@ -77,14 +73,14 @@ extension Connection {
 
         // Ownership: +1 retain handed to SQLite, given back by the destructor below (also
         // called by SQLite when the registration itself fails).
-        let box = Unmanaged.passRetained(InPlaceFunctionBox(name: name, body: body)).toOpaque()
+        let box = Unmanaged.passRetained(FunctionBox(name: name, body: body)).toOpaque()
         let rc = sqlite3_create_function_v2(
             handle, name, nArg, flags, box,
             { context, argc, argv in
                 guard let context, let userData = sqlite3_user_data(context) else { return }
                 // SQLite holds the box for as long as the function is registered, so the call
                 // can borrow it without a retain and release per row.
-                Unmanaged<InPlaceFunctionBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
+                Unmanaged<FunctionBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
                     setFunctionResult(of: box.name, on: context) {
                         try box.body(SQLiteArguments(values: argv, count: Int(argc)))
                     }
@@ -93,7 +89,7 @@ extension Connection {
             nil, nil,
             { userData in
                 guard let userData else { return }
-                Unmanaged<InPlaceFunctionBox>.fromOpaque(userData).release()
+                Unmanaged<FunctionBox>.fromOpaque(userData).release()
             })
         guard rc == SQLITE_OK else {
             throw SQLiteError.last(handle, code: rc, sql: "function \(name)")

@@ -86,7 +86,7 @@ extension SQLiteValue: CustomStringConvertible {
         case .real(let v):
             return String(v)
         case .text(let v):
-            return "'" + v.replacingOccurrences(of: "'", with: "''") + "'"
+            return SQL.literal(v)
         case .blob(let bytes):
             let hexDigits = Array("0123456789ABCDEF".utf8)
             var hex = [UInt8]()

@@ -82,12 +82,7 @@ public final class Statement {
             // TRANSIENT: SQLite copies the bytes, since Swift's buffer lives only for this call.
             rc = v.withCString { sqlite3_bind_text64(handle, i, $0, UInt64(v.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8)) }
         case .blob(let bytes):
-            if bytes.isEmpty {
-                // A NULL pointer would bind NULL, not an empty blob.
-                rc = sqlite3_bind_zeroblob(handle, i, 0)
-            } else {
-                rc = bytes.withUnsafeBytes { sqlite3_bind_blob64(handle, i, $0.baseAddress, UInt64($0.count), csqlite_transient()) }
-            }
+            return try bytes.withUnsafeBytes { try bind(bytes: $0, at: index) }
         }
         guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
     }
@@ -218,13 +213,7 @@ public final class Statement {
     /// The storage class of a column's value in the current row.
     public func columnType(at index: Int) -> SQLiteValue.StorageClass {
         checkColumn(index)
-        switch sqlite3_column_type(handle, Int32(index)) {
-        case SQLITE_INTEGER: return .integer
-        case SQLITE_FLOAT: return .real
-        case SQLITE_TEXT: return .text
-        case SQLITE_BLOB: return .blob
-        default: return .null
-        }
+        return SQLiteValue.StorageClass(sqliteType: sqlite3_column_type(handle, Int32(index)))
     }
 
     public func isNull(at index: Int) -> Bool { columnType(at: index) == .null }

@@ -252,11 +252,6 @@ public final class MBTilesWriter {
         try wrap { try connection.scalar("SELECT tile_data FROM images LIMIT 1")?.blobValue.map { Data($0) } }
     }
 
-    /// The number of tiles stored.
-    public func tileCount() throws -> Int {
-        try wrap { Int(try connection.scalar("SELECT count(*) FROM map")?.int64Value ?? 0) }
-    }
-
     /// Leaves the file in rollback-journal mode, one self-contained file any reader opens
     /// (read-only media included), also when it was begun by a version that used a WAL.
     public func finish() throws {
