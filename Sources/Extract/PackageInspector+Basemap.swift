@@ -23,12 +23,8 @@ extension PackageInspector {
             zooms.append(.init(zoom: v[0], tiles: v[1], minColumn: v[2], maxColumn: v[3], minRow: v[4], maxRow: v[5],
                                bytes: r[6].int64Value ?? 0))
         }
-        var metadata: [String: String] = [:]
-        if try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'metadata'") != nil {
-            for row in try db.query("SELECT name, value FROM metadata") {
-                if let k = row[0].stringValue, let v = row[1].stringValue, !v.isEmpty { metadata[k] = v }
-            }
-        }
+        let reader = try MBTilesReader(path: path)
+        let metadata = try reader.metadataValues().filter { !$0.value.isEmpty }
         let format = metadata["format"]
         var missing = requiredTileMetadata.filter { metadata[$0] == nil }
         if format == "pbf" && metadata["json"] == nil { missing.append("json") }
@@ -36,7 +32,7 @@ extension PackageInspector {
             warnings.append(.init(.tileMetadata, "basemap.mbtiles metadata lacks \(missing.joined(separator: ", "))"))
         }
         checkZoomRange(zooms, metadata: metadata, manifest: manifest, warnings: &warnings)
-        try checkCoverage(db, zooms: zooms, manifest: manifest, warnings: &warnings)
+        try checkCoverage(db, reader: reader, zooms: zooms, manifest: manifest, warnings: &warnings)
         return (zooms, format)
     }
 
@@ -61,12 +57,9 @@ extension PackageInspector {
 
     /// Every tile should be one whose square's interior meets the area's interior, as create
     /// chose them; tiles that cannot exist at their zoom are counted with them.
-    static func checkCoverage(_ db: Connection, zooms: [PackageInspection.Zoom], manifest: PackageManifest,
-                              warnings: inout [PackageInspection.Warning]) throws {
-        let invalid = Int(try db.scalar("""
-            SELECT count(*) FROM tiles WHERE NOT (zoom_level BETWEEN 0 AND \(TileID.maxZoom) AND tile_column >= 0
-              AND tile_row >= 0 AND tile_column < (1 << zoom_level) AND tile_row < (1 << zoom_level))
-            """)?.int64Value ?? 0)
+    static func checkCoverage(_ db: Connection, reader: MBTilesReader, zooms: [PackageInspection.Zoom],
+                              manifest: PackageManifest, warnings: inout [PackageInspection.Warning]) throws {
+        let invalid = try reader.outOfRangeRows()?.count ?? 0
         if invalid > 0 {
             warnings.append(.init(.tilesOutsideArea, "basemap.mbtiles has \(invalid) tile\(invalid == 1 ? "" : "s") "
                 + "whose column or row cannot exist at its zoom"))
