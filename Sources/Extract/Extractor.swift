@@ -314,6 +314,7 @@ public enum Extractor {
 
         var plans: [LayerPlan] = []
         var areas: [String: Geometry] = [:]
+        var areaByCRS: [String: Geometry] = [:]
         var srsRows: [Int64: SpatialReferenceInfo] = [:]
         var layerCRSDefinitions: [String: String] = [:]
         for layer in chosen {
@@ -346,7 +347,14 @@ public enum Extractor {
                     throw ExtractError(.crs, "layer \(layer.name): its CRS (srs_id \(g.srsID)) is unknown to PROJ (\(error))")
                 }
                 layerCRSDefinitions[layer.name] = definition
-                areas[layer.name] = try transformed(into: layerCRS)
+                // Layers usually share a CRS: the area (densified, transformed, made valid) once each.
+                if let known = areaByCRS[definition] {
+                    areas[layer.name] = known
+                } else {
+                    let area = try transformed(into: layerCRS)
+                    areaByCRS[definition] = area
+                    areas[layer.name] = area
+                }
                 if let packageSRS, packageSRS.srsID != g.srsID {
                     geometry?.srsID = packageSRS.srsID
                     srsRows[packageSRS.srsID] = packageSRS

@@ -53,6 +53,8 @@ public final class GeoPackageWriter {
     let connection: Connection
     private var tables: [String: TableState] = [:]
     private var order: [String] = []
+    /// The per-row statements of `execute` (copied constraints, links), compiled once.
+    private let statements: StatementCache
 
     private final class TableState {
         let table: PackageTable
@@ -76,6 +78,7 @@ public final class GeoPackageWriter {
         self.path = path
         do {
             connection = try Connection(path: path, mode: .create)
+            statements = StatementCache(connection)
             // A staging file is discarded on any failure, so the load needs no rollback journal.
             // The page cache is bounded explicitly: pages beyond it spill to the file, so the
             // load's memory does not grow with the package.
@@ -183,7 +186,11 @@ public final class GeoPackageWriter {
     /// Runs SQL in the package's transaction (metadata tables of other modules, copies of
     /// constraints and relationships).
     public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
-        if arguments.isEmpty { try connection.execute(sql) } else { try connection.execute(sql, arguments) }
+        guard !arguments.isEmpty else { return try connection.execute(sql) }
+        let statement = try statements.statement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {}
     }
 
     /// The package's connection, for modules that add their own tables (change tracking,
