@@ -72,11 +72,11 @@ extension PackageInspector {
                                    warnings: inout [PackageInspection.Warning]) -> String? {
         guard source.kind == "geopackage", FileManager.default.isReadableFile(atPath: source.location),
               let db = try? Connection(path: source.location, mode: .readOnly) else { return nil }
-        guard (try? db.scalar("SELECT 1 FROM sqlite_master WHERE name = ?", [.text(SyncSchema.replicasTable)])) != nil,
-              let rows = try? db.query("SELECT state FROM pkgbuild_replicas WHERE replica_id = ?", [.text(replicaID)]) else {
-            return nil
-        }
-        guard let state = rows.first?[0].stringValue else {
+        let registry = SourceGeodatabase(connection: db)
+        guard (try? registry.isEnabled()) == true else { return nil }
+        let replica: Replica?
+        do { replica = try registry.replica(id: replicaID) } catch { return nil }
+        guard let state = replica?.state.rawValue else {
             warnings.append(.init(.replicaRegistration, "the source \(source.location) no longer lists replica \(replicaID): "
                 + "it was unregistered, so this package cannot sync"))
             return "unregistered"
