@@ -73,12 +73,13 @@ public final class SyncSession {
         if replica.state == .pending && !options.dryRun {
             try sourceGDB.activateReplica(id: replica.id)
         }
-        let tables = try SyncTables.load(package: package.connection, source: source.connection,
-                                         manifest: files.manifest)
-        let areas = try SyncTables.areas(for: tables, state: state, manifest: files.manifest, source: source.connection)
+        // Each schema read once, before any write.
         let packageSchema = try GeoPackageSchema.read(from: package.connection)
-        let projections = try LayerProjections(tables: tables, package: packageSchema,
-                                               source: try GeoPackageSchema.read(from: source.connection))
+        let sourceSchema = try GeoPackageSchema.read(from: source.connection)
+        let tables = try SyncTables.load(package: package.connection, source: source.connection, packageSchema: packageSchema,
+                                         sourceSchema: sourceSchema, manifest: files.manifest)
+        let areas = try SyncTables.areas(for: tables, state: state, manifest: files.manifest, sourceSchema: sourceSchema)
+        let projections = try LayerProjections(tables: tables, package: packageSchema, source: sourceSchema)
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
                           tables: tables, relationships: packageSchema.relationships, areas: areas,
                           projections: projections, sourcePath: sourcePath)

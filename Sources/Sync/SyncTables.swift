@@ -11,11 +11,10 @@ enum SyncTables {
     /// - Throws: ``SyncError`` (`schemaChanged`) naming the table and column when a synced
     ///   table's columns at the source are not those the package was built with;
     ///   (`unsupportedLayer`) for a layer this sync cannot carry.
-    static func load(package: Connection, source: Connection, manifest: PackageManifest?) throws -> [SyncTable] {
+    static func load(package: Connection, source: Connection, packageSchema: GeoPackageSchema,
+                     sourceSchema: GeoPackageSchema, manifest: PackageManifest?) throws -> [SyncTable] {
         let packageTables = try PackageChangeTracking(connection: package).trackedTables()
         let sourceTables = try SourceGeodatabase(connection: source).trackedTables()
-        let packageSchema = try GeoPackageSchema.read(from: package)
-        let sourceSchema = try GeoPackageSchema.read(from: source)
         let cuts = Dictionary(try PackageMetadata.layerCuts(in: package).map { ($0.key.lowercased(), $0.value) },
                               uniquingKeysWith: { first, _ in first })
         guard !packageTables.isEmpty else {
@@ -67,11 +66,10 @@ enum SyncTables {
     /// - Throws: ``SyncError`` (`unsupportedLayer`) when PROJ does not know a CRS or cannot
     ///   take the area into a layer's.
     static func areas(for tables: [SyncTable], state: PackageSyncState, manifest: PackageManifest?,
-                      source: Connection) throws -> [String: Geometry] {
+                      sourceSchema schema: GeoPackageSchema) throws -> [String: Geometry] {
         let wkt = state.areaWKT ?? manifest?.area.wkt
         let crs = (state.areaWKT != nil ? state.areaCRS : manifest?.area.crs) ?? "EPSG:4326"
         guard let wkt, !wkt.isEmpty else { return [:] }
-        let schema = try GeoPackageSchema.read(from: source)
         let geos = try GEOSContext()
         let proj = try PROJContext()
         let area: AreaOfInterest

@@ -61,11 +61,15 @@ public struct GeoPackageSchema: Sendable, Hashable {
             schema.spatialReferenceSystems = try readSpatialReferenceSystems(connection)
             schema.constraints = try readConstraints(connection)
             schema.layers = try readLayers(connection)
-            schema.relationships = try readRelatedTablesRelations(connection)
-                + readKeyRelationships(connection)
+            schema.relationships = try readRelationships(connection)
             return schema
         }
     }
+}
+
+/// The relationships alone: the Related Tables Extension's, then those `source relate` declared.
+func readRelationships(_ connection: Connection) throws -> [Relationship] {
+    try readRelatedTablesRelations(connection) + readKeyRelationships(connection)
 }
 
 // MARK: - Pieces (also used by the sync code)

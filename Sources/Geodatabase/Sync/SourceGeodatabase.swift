@@ -196,7 +196,7 @@ public struct SourceGeodatabase {
                                    globalIDColumn: table.globalIDColumn)
             }
             return SourceStatus(path: connection.path, generation: try generation(), tables: tables,
-                                replicas: try replicas(), relationships: try GeoPackageSchema.read(from: connection).relationships)
+                                replicas: try replicas(), relationships: try readRelationships(connection))
         }
     }
 

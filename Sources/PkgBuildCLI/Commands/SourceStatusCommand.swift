@@ -64,26 +64,26 @@ public struct SourceStatusCommand: Command {
             let schema = try GeoPackageSchema.read(from: connection)
             let sourceDatabase = SourceGeodatabase(connection: connection)
             let isEnabled = try sourceDatabase.isEnabled()
-            let status = isEnabled ? try sourceDatabase.status() : nil
-            let tracked = status?.tables ?? []
+            let tracked = isEnabled ? try sourceDatabase.trackedTables() : []
             let trackedByName = Dictionary(tracked.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            func rowCount(_ table: String) throws -> Int64 {
+                try connection.scalar("SELECT count(*) FROM \(SQL.identifier(table))")?.int64Value ?? 0
+            }
 
             var rows: [TableRow] = []
             for layer in schema.layers where layer.kind == .features || layer.kind == .attributes {
                 let trackedTable = trackedByName[layer.name.lowercased()]
-                let count = try trackedTable?.rowCount
-                    ?? connection.scalar("SELECT count(*) FROM \(SQL.identifier(layer.name))")?.int64Value ?? 0
-                rows.append(TableRow(name: layer.name, kind: layer.kind.dataType, rowCount: count,
+                rows.append(TableRow(name: layer.name, kind: layer.kind.dataType, rowCount: try rowCount(layer.name),
                                      globalIDColumn: trackedTable?.globalIDColumn ?? layer.globalIDColumn,
                                      isTracked: trackedTable != nil))
             }
             for table in tracked where !rows.contains(where: { $0.name.lowercased() == table.name.lowercased() }) {
-                rows.append(TableRow(name: table.name, kind: "mapping", rowCount: table.rowCount,
+                rows.append(TableRow(name: table.name, kind: "mapping", rowCount: try rowCount(table.name),
                                      globalIDColumn: table.globalIDColumn, isTracked: true))
             }
-            return Report(isEnabled: isEnabled, journalMode: journalMode, generation: status?.generation,
-                          tables: rows, replicas: status?.replicas ?? [],
-                          relationships: status?.relationships ?? schema.relationships)
+            return Report(isEnabled: isEnabled, journalMode: journalMode,
+                          generation: isEnabled ? try sourceDatabase.generation() : nil, tables: rows,
+                          replicas: isEnabled ? try sourceDatabase.replicas() : [], relationships: schema.relationships)
         }
     }
 
