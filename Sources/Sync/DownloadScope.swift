@@ -39,10 +39,11 @@ final class DownloadScope {
     ///   - projections: the transformations of reprojected tables into the package's CRS.
     ///   - mappingLinks: the links of mapping tables, for related-only tables linked through them.
     init(areas: [String: Geometry], source: Connection, package: Connection, tables: [SyncTable],
-         relationships: [Relationship], projections: LayerProjections, mappingLinks: MappingLinks) throws {
+         relationships: [Relationship], projections: LayerProjections, mappingLinks: MappingLinks,
+         geos: GEOSContext) throws {
         self.projections = projections
         self.mappingLinks = mappingLinks
-        geos = try GEOSContext()
+        self.geos = geos
         for (table, area) in areas { self.areas[table] = (area, try geos.prepare(area)) }
         self.source = source
         self.package = package

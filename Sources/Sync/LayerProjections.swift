@@ -25,9 +25,9 @@ final class LayerProjections {
 
     /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the layer when a CRS is unknown to
     ///   PROJ or PROJ has no way between them.
-    init(tables: [SyncTable], package: GeoPackageSchema, source: GeoPackageSchema) throws {
-        proj = try PROJContext()
-        geos = try GEOSContext()
+    init(tables: [SyncTable], package: GeoPackageSchema, source: GeoPackageSchema, geos: GEOSContext, proj: PROJContext) throws {
+        self.proj = proj
+        self.geos = geos
         for table in tables where table.geometryColumn != nil {
             guard let packageID = table.packageSRSID, let sourceID = table.sourceSRSID,
                   table.cut.reprojectedFrom != nil || packageID != sourceID else { continue }

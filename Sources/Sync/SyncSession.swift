@@ -78,11 +78,15 @@ public final class SyncSession {
         let sourceSchema = try GeoPackageSchema.read(from: source.connection)
         let tables = try SyncTables.load(package: package.connection, source: source.connection, packageSchema: packageSchema,
                                          sourceSchema: sourceSchema, manifest: files.manifest)
-        let areas = try SyncTables.areas(for: tables, state: state, manifest: files.manifest, sourceSchema: sourceSchema)
-        let projections = try LayerProjections(tables: tables, package: packageSchema, source: sourceSchema)
+        // One GEOS and one PROJ context for the whole sync, which runs on this thread.
+        let geos = try GEOSContext()
+        let proj = try PROJContext()
+        let areas = try SyncTables.areas(for: tables, state: state, manifest: files.manifest, sourceSchema: sourceSchema,
+                                         geos: geos, proj: proj)
+        let projections = try LayerProjections(tables: tables, package: packageSchema, source: sourceSchema, geos: geos, proj: proj)
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
                           tables: tables, relationships: packageSchema.relationships, areas: areas,
-                          projections: projections, sourcePath: sourcePath)
+                          projections: projections, sourcePath: sourcePath, geos: geos)
         return try run.execute()
     }
 }
@@ -127,12 +131,13 @@ private final class SyncRun {
     let mappingLinks: MappingLinks
     let sourcePath: String
     let comparator: ValueComparator
+    let geos: GEOSContext
     let packageRows: RowStore
     let sourceRows: RowStore
 
     init(session: SyncSession, package: Connection, source: Connection, state: PackageSyncState,
          tables: [SyncTable], relationships: [Relationship], areas: [String: Geometry], projections: LayerProjections,
-         sourcePath: String) {
+         sourcePath: String, geos: GEOSContext) {
         options = session.options
         packageURL = session.packageURL
         self.package = package
@@ -145,8 +150,8 @@ private final class SyncRun {
         self.relationships = relationships
         mappingLinks = MappingLinks(relationships: relationships, tables: tables, package: package, source: source)
         self.sourcePath = sourcePath
-        // A GEOS context cannot fail to be made short of memory; surface it anyway.
-        comparator = (try? ValueComparator()) ?? { preconditionFailure("GEOS context") }()
+        self.geos = geos
+        comparator = ValueComparator(context: geos)
         packageRows = RowStore(connection: package)
         sourceRows = RowStore(connection: source)
     }
@@ -272,7 +277,8 @@ private final class SyncRun {
         // 4. Download into the package, in its open transaction.
         let generation = try SourceGeodatabase(connection: source).generation()
         let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
-                                      relationships: relationships, projections: projections, mappingLinks: mappingLinks)
+                                      relationships: relationships, projections: projections, mappingLinks: mappingLinks,
+                                      geos: geos)
         var done = Set<RowKey>()
         // A row whose local change stays pending is reconciled next time: nothing overwrites it.
         pendingRows = keep.union(laterEdits)

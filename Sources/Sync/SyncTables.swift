@@ -66,12 +66,10 @@ enum SyncTables {
     /// - Throws: ``SyncError`` (`unsupportedLayer`) when PROJ does not know a CRS or cannot
     ///   take the area into a layer's.
     static func areas(for tables: [SyncTable], state: PackageSyncState, manifest: PackageManifest?,
-                      sourceSchema schema: GeoPackageSchema) throws -> [String: Geometry] {
+                      sourceSchema schema: GeoPackageSchema, geos: GEOSContext, proj: PROJContext) throws -> [String: Geometry] {
         let wkt = state.areaWKT ?? manifest?.area.wkt
         let crs = (state.areaWKT != nil ? state.areaCRS : manifest?.area.crs) ?? "EPSG:4326"
         guard let wkt, !wkt.isEmpty else { return [:] }
-        let geos = try GEOSContext()
-        let proj = try PROJContext()
         let area: AreaOfInterest
         do { area = try AreaOfInterest(parsing: wkt, crs: crs, context: geos) } catch {
             throw SyncError(.notAPackage, "the package's area (\(crs)) cannot be read: \(error)")

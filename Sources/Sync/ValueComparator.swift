@@ -10,8 +10,9 @@ import SQLite
 public final class ValueComparator {
     private let geos: GEOSContext
 
-    public init() throws {
-        geos = try GEOSContext()
+    /// - Parameter context: the GEOS context of the caller's thread (a sync has one).
+    public init(context: GEOSContext) {
+        geos = context
     }
 
     /// True when two values of `column` are the same.
