@@ -191,7 +191,7 @@ private final class SyncRun {
         // savepoint journal for it.
         do {
             return try withRetryOnBusy {
-                try ApplyContext.with(replicaID: nil, syncID: nil, on: package) {
+                try tracking.withoutTracking {
                     try syncInPackageTransaction(syncID: syncID, throughPosition: throughPosition, tracking: tracking)
                 }
             }
@@ -601,23 +601,9 @@ private final class SyncRun {
     /// that stay pending.
     func clearUploaded(through position: Int64, keeping keep: Set<RowKey>) throws {
         guard options.direction.uploads else { return }
-        try package.execute("CREATE TEMP TABLE IF NOT EXISTS pkgbuild_sync_keep (table_name TEXT, globalid TEXT)")
-        try package.execute("DELETE FROM temp.pkgbuild_sync_keep")
-        let insert = try package.prepare("INSERT INTO temp.pkgbuild_sync_keep VALUES (?, ?)")
-        for key in keep {
-            insert.reset()
-            try insert.bind([.text(tablesByName[key.table]?.name ?? key.table), .text(key.globalID)])
-            while try insert.step() {}
-        }
-        let kept = "(SELECT 1 FROM temp.pkgbuild_sync_keep k WHERE k.table_name = e.table_name AND k.globalid = e.globalid)"
-        for table in tables {
-            try package.execute("""
-                DELETE FROM \(SQL.identifier(SyncSchema.baseTable(for: table.name))) WHERE \(SQL.identifier(table.globalIDColumn)) IN
-                  (SELECT e.globalid FROM \(SyncSchema.editsTable) e WHERE e.table_name = ? AND e.position <= ? AND NOT EXISTS \(kept))
-                """, [.text(table.name), .integer(position)])
-        }
-        try package.execute("DELETE FROM \(SyncSchema.editsTable) AS e WHERE e.position <= ? AND NOT EXISTS \(kept)",
-                            [.integer(position)])
+        // RowKey lower-cases table names; the change log has them as tracked.
+        try PackageChangeTracking(connection: package).clearChanges(
+            through: position, keeping: keep.map { (tablesByName[$0.table]?.name ?? $0.table, $0.globalID) })
     }
 
     // MARK: Transactions

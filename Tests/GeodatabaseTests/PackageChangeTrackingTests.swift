@@ -108,24 +108,22 @@ import Testing
         #expect(try tracking.pendingChanges().isEmpty)
     }
 
-    @Test func setBaseAndRebaseline() throws {
+    /// As a sync clears what it uploaded, in its own open transaction: the rows it keeps stay
+    /// pending with their base.
+    @Test func clearingInTheCallersTransactionKeepsTheRowsAskedFor() throws {
         let directory = try TemporaryDirectory()
         let tracking = try trackedPackage(directory)
-        let id = try globalID(tracking, "cities", fid: 4)
-        try tracking.connection.execute("UPDATE cities SET name = 'mine' WHERE fid = 4")
-        let current = try #require(try tracking.pendingChanges().first?.current)
-        var sourceRow = current
-        sourceRow.values[sourceRow.columns.firstIndex(of: "name") ?? 0] = "theirs"
-        try tracking.setBase(table: "cities", globalID: id, row: sourceRow)
-        let change = try #require(try tracking.pendingChanges().first)
-        #expect(change.base?["name"] == "theirs" && change.current?["name"] == "mine")
-
-        try tracking.rebaseline(table: "cities", globalID: id)
-        #expect(try tracking.pendingChanges().isEmpty)
-        #expect { try tracking.rebaseline(table: "rivers", globalID: id) } throws: {
-            ($0 as? GeodatabaseError)?.kind == .notEnabled
+        try tracking.connection.execute("UPDATE countries SET name = 'a' WHERE fid = 1")
+        try tracking.connection.execute("UPDATE countries SET name = 'b' WHERE fid = 2")
+        let kept = try globalID(tracking, "countries", fid: 2)
+        try tracking.connection.withTransaction(.immediate) {
+            try tracking.clearChanges(keeping: [("countries", kept)])
+            #expect(tracking.connection.isInTransaction)
         }
+        #expect(try tracking.pendingChanges().map(\.globalID) == [kept])
+        #expect(try tracking.connection.strings("SELECT globalid FROM pkgbuild_base_countries") == [kept])
     }
+
 }
 
 extension PackageChangeTrackingTests {

@@ -21,11 +21,9 @@
 /// So: insert+delete leaves nothing; update+update is one update against the base; an update
 /// that puts every base value back lists as no change.
 ///
-/// Sync's use: ``pendingChanges()`` (or ``forEachPendingChange(_:)``) to upload; writes of
-/// downloaded rows inside ``withoutTracking(_:)``; after the source committed,
-/// ``clearChanges(through:)`` with the position read before the upload; ``setBase(table:globalID:row:)``
-/// for a row that stays pending against a new source state; ``rebaseline(table:globalID:)``
-/// to accept a row's current values as its base.
+/// Sync's use: ``forEachPendingChange(_:)`` to upload; writes of downloaded rows inside
+/// ``withoutTracking(_:)``; after the source committed, ``clearChanges(through:keeping:)``
+/// with the position read before the upload, keeping the rows that stay pending.
 import SQLite
 
 /// Change tracking of a package, over a connection the caller owns.
@@ -129,53 +127,35 @@ public struct PackageChangeTracking {
         }
     }
 
-    /// Forgets the changes at or before `position` (the current rows become their base);
-    /// later changes stay pending against their old base.
-    public func clearChanges(through position: Int64 = .max) throws {
+    /// Forgets the changes at or before `position` (the current rows become their base),
+    /// except those of the rows in `keeping`, which stay pending; later changes stay pending
+    /// against their old base. Runs in the caller's transaction when one is open (a sync's
+    /// outermost one, which then needs no savepoint), else in its own.
+    /// - Parameter keeping: rows by table name (as tracked) and global id.
+    public func clearChanges(through position: Int64 = .max, keeping keep: [(table: String, globalID: String)] = []) throws {
         try requireInstalled()
-        try connection.withTransaction(.immediate) {
+        func clear() throws {
+            var kept = ""
+            if !keep.isEmpty {
+                try connection.execute("CREATE TEMP TABLE IF NOT EXISTS pkgbuild_keep (table_name TEXT, globalid TEXT)")
+                try connection.execute("DELETE FROM temp.pkgbuild_keep")
+                let insert = try connection.prepare("INSERT INTO temp.pkgbuild_keep VALUES (?, ?)")
+                for row in keep {
+                    insert.reset()
+                    try insert.bind([.text(row.table), .text(row.globalID)])
+                    while try insert.step() {}
+                }
+                kept = " AND NOT EXISTS (SELECT 1 FROM temp.pkgbuild_keep k WHERE k.table_name = e.table_name AND k.globalid = e.globalid)"
+            }
             for table in try trackedTables() {
                 try connection.execute("""
                     DELETE FROM \(SQL.identifier(SyncSchema.baseTable(for: table.name))) WHERE \(SQL.identifier(table.globalIDColumn)) IN
-                      (SELECT globalid FROM pkgbuild_edits WHERE table_name = ? AND position <= ?)
+                      (SELECT e.globalid FROM pkgbuild_edits e WHERE e.table_name = ? AND e.position <= ?\(kept))
                     """, [.text(table.name), .integer(position)])
             }
-            try connection.execute("DELETE FROM pkgbuild_edits WHERE position <= ?", [.integer(position)])
+            try connection.execute("DELETE FROM pkgbuild_edits AS e WHERE e.position <= ?\(kept)", [.integer(position)])
         }
-    }
-
-    /// Accepts one row's current state as its base: its pending change is forgotten.
-    public func rebaseline(table: String, globalID: String) throws {
-        let tracked = try requireTable(table)
-        try connection.withTransaction(.immediate) {
-            try connection.execute("DELETE FROM \(SQL.identifier(SyncSchema.baseTable(for: tracked.name))) WHERE \(SQL.identifier(tracked.globalIDColumn)) = ?",
-                                   [.text(globalID)])
-            try connection.execute("DELETE FROM pkgbuild_edits WHERE table_name = ? AND globalid = ?",
-                                   [.text(tracked.name), .text(globalID)])
-        }
-    }
-
-    /// Replaces a row's base (with the source's row a download brought, while the local change
-    /// stays pending). A row without a pending change, or inserted offline, becomes an update
-    /// against that base; a pending delete stays a delete.
-    /// - Parameter row: values by column name; columns of the table it lacks are NULL.
-    public func setBase(table: String, globalID: String, row: RowValues) throws {
-        let tracked = try requireTable(table)
-        for column in row.columns where !tracked.columns.contains(where: { $0.lowercased() == column.lowercased() }) {
-            throw GeodatabaseError(.unknownColumn, "\(connection.path): table '\(tracked.name)' has no column '\(column)'")
-        }
-        var values = tracked.columns.map { row[$0] ?? .null }
-        if let index = tracked.columns.firstIndex(of: tracked.globalIDColumn) { values[index] = .text(globalID) }
-        try connection.withTransaction(.immediate) {
-            let columnList = tracked.columns.map(SQL.identifier).joined(separator: ", ")
-            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            try connection.execute("INSERT OR REPLACE INTO \(SQL.identifier(SyncSchema.baseTable(for: tracked.name))) (\(columnList)) VALUES (\(placeholders))",
-                                   values)
-            try connection.execute("""
-                INSERT INTO pkgbuild_edits (table_name, globalid, operation) VALUES (?1, ?2, 'update')
-                ON CONFLICT (table_name, globalid) DO UPDATE SET operation = 'update' WHERE operation = 'insert'
-                """, [.text(tracked.name), .text(globalID)])
-        }
+        if connection.isInTransaction { try clear() } else { try connection.withTransaction(.immediate) { try clear() } }
     }
 
     /// Runs `body` with tracking off (the apply context set), in a transaction: its writes
@@ -190,14 +170,6 @@ public struct PackageChangeTracking {
         guard try tableExists(SyncSchema.editsTable, in: connection) else {
             throw GeodatabaseError(.notEnabled, "\(connection.path) has no change tracking (no pkgbuild_edits table)")
         }
-    }
-
-    private func requireTable(_ name: String) throws -> TrackedTable {
-        try requireInstalled()
-        guard let table = try trackedTables().first(where: { $0.name.lowercased() == name.lowercased() }) else {
-            throw GeodatabaseError(.notEnabled, "\(connection.path): table '\(name)' is not tracked")
-        }
-        return table
     }
 
     /// Creates the base table, or adds the columns the tracked table gained since.
