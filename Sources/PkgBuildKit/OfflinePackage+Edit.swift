@@ -199,8 +199,8 @@ extension OfflinePackage {
         let reader = FeatureReader(layer: layer)
         let feature = try reader.feature(id, in: connection)
         guard visited.insert("\(layer.name.lowercased())\u{1}\(feature.fid)").inserted else { return }
-        let ends = try relationshipEnds(of: layer, id: .fid(feature.fid), connection: connection)
-        let related = try relatedRows(of: layer, id: .fid(feature.fid), connection: connection)
+        let ends = try relationshipEnds(of: layer, fid: feature.fid, connection: connection)
+        let related = try relatedRows(ends: ends, connection: connection)
         result.deleted.append(feature)
         for end in ends where !end.keyValue.isNull {
             if let link = end.link {

@@ -33,7 +33,8 @@ extension OfflinePackage {
     public func related(in layer: String, id: FeatureID) throws(PackageError) -> [RelatedFeature] {
         try locked { connection in
             let info = try self.layer(named: layer)
-            return try relatedRows(of: info, id: id, connection: connection)
+            let feature = try FeatureReader(layer: info).feature(id, in: connection)  // unknownFeature first
+            return try relatedRows(ends: relationshipEnds(of: info, fid: feature.fid, connection: connection), connection: connection)
         }
     }
 
@@ -57,35 +58,32 @@ extension OfflinePackage {
         var link: (table: String, column: String)?
     }
 
-    func relationshipEnds(of layer: LayerInfo, id: FeatureID, connection: Connection) throws -> [RelationshipEnd] {
-        let reader = FeatureReader(layer: layer)
-        _ = try reader.feature(id, in: connection)  // unknownFeature before anything else
-        let (idSQL, idArgument) = try reader.condition(for: id)
+    /// The ends of every relationship the feature of that fid takes part in, either way round.
+    func relationshipEnds(of layer: LayerInfo, fid: Int64, connection: Connection) throws -> [RelationshipEnd] {
+        let (idSQL, idArgument) = try FeatureReader(layer: layer).condition(for: .fid(fid))
         func keyValue(_ column: String) throws -> SQLiteValue {
             try connection.scalar("SELECT t.\(SQL.identifier(column)) FROM \(SQL.identifier(layer.name)) t WHERE \(idSQL)", [idArgument]) ?? .null
         }
         var ends: [RelationshipEnd] = []
         let name = layer.name.lowercased()
         for relationship in schema.relationships {
-            if relationship.originTable.lowercased() == name, let other = schema.layer(named: relationship.destinationTable) {
-                let destination = SQL.identifier(relationship.destinationKey)
-                var end = RelationshipEnd(relationship: relationship, direction: .forward, other: other,
-                                          condition: "t.\(destination) = ?",
-                                          keyValue: try keyValue(relationship.originKey), link: nil)
+            // Seen from the origin (forward, the mapping's base_id) or the destination (backward).
+            let sides: [(direction: RelatedFeature.Direction, table: String, key: String, otherTable: String, otherKey: String,
+                         linkColumn: String, otherLinkColumn: String)] = [
+                (.forward, relationship.originTable, relationship.originKey, relationship.destinationTable,
+                 relationship.destinationKey, "base_id", "related_id"),
+                (.backward, relationship.destinationTable, relationship.destinationKey, relationship.originTable,
+                 relationship.originKey, "related_id", "base_id"),
+            ]
+            for side in sides where side.table.lowercased() == name {
+                guard let other = schema.layer(named: side.otherTable) else { continue }
+                let otherKey = SQL.identifier(side.otherKey)
+                var end = RelationshipEnd(relationship: relationship, direction: side.direction, other: other,
+                                          condition: "t.\(otherKey) = ?", keyValue: try keyValue(side.key), link: nil)
                 if let mapping = relationship.mappingTable {
-                    end.condition = "t.\(destination) IN (SELECT related_id FROM \(SQL.identifier(mapping)) WHERE base_id = ?)"
-                    end.link = (mapping, "base_id")
-                }
-                ends.append(end)
-            }
-            if relationship.destinationTable.lowercased() == name, let other = schema.layer(named: relationship.originTable) {
-                let origin = SQL.identifier(relationship.originKey)
-                var end = RelationshipEnd(relationship: relationship, direction: .backward, other: other,
-                                          condition: "t.\(origin) = ?",
-                                          keyValue: try keyValue(relationship.destinationKey), link: nil)
-                if let mapping = relationship.mappingTable {
-                    end.condition = "t.\(origin) IN (SELECT base_id FROM \(SQL.identifier(mapping)) WHERE related_id = ?)"
-                    end.link = (mapping, "related_id")
+                    end.condition = "t.\(otherKey) IN (SELECT \(side.otherLinkColumn) FROM \(SQL.identifier(mapping)) "
+                        + "WHERE \(side.linkColumn) = ?)"
+                    end.link = (mapping, side.linkColumn)
                 }
                 ends.append(end)
             }
@@ -93,9 +91,10 @@ extension OfflinePackage {
         return ends
     }
 
-    func relatedRows(of layer: LayerInfo, id: FeatureID, connection: Connection) throws -> [RelatedFeature] {
+    /// The rows at the other end of `ends`.
+    func relatedRows(ends: [RelationshipEnd], connection: Connection) throws -> [RelatedFeature] {
         var related: [RelatedFeature] = []
-        for end in try relationshipEnds(of: layer, id: id, connection: connection) where !end.keyValue.isNull {
+        for end in ends where !end.keyValue.isNull {
             guard end.other.primaryKey != nil else { continue }
             for feature in try FeatureReader(layer: end.other).features(where: end.condition, [end.keyValue], in: connection) {
                 related.append(RelatedFeature(relationship: end.relationship.name, cardinality: end.relationship.cardinality,
