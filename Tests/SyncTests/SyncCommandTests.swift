@@ -8,6 +8,22 @@ import Testing
 
 /// The sync commands driven in-process, and edits made with GDAL.
 @Suite struct SyncCommandTests {
+    /// Words outside their option's set are usage errors that list the set, before any file
+    /// is opened.
+    @Test(arguments: [
+        (["sync", "a.pkg", "--direction", "sideways"],
+         "The value 'sideways' is invalid for '--direction <bidirectional|upload|download>': expected one of bidirectional, upload, download"),
+        (["sync", "a.pkg", "--on-conflict", "mine"],
+         "The value 'mine' is invalid for '--on-conflict <fail|source-wins|package-wins>': expected one of fail, source-wins, package-wins"),
+        (["resolve", "a.pkg", "--all", "--take", "mine"],
+         "The value 'mine' is invalid for '--take <package|source>': expected one of package, source"),
+    ])
+    func wordsOutsideTheirSetAreUsageErrors(argv: [String], message: String) {
+        let result = CLI.run(argv)
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: pkgbuild \(argv[0])"), "\(result.stderr)")
+    }
+
     @Test func conflictThenResolveThenSync() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage()

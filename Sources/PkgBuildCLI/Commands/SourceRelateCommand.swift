@@ -83,9 +83,4 @@ struct TableColumn: ExpressibleByArgument, Sendable, Hashable {
     static var expectedValue: String { "TABLE.COLUMN, such as parks.unit_code" }
 }
 
-extension Cardinality: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument) }
-    public static var expectedValue: String {
-        "one of " + allCases.map(\.rawValue).joined(separator: ", ")
-    }
-}
+extension Cardinality: ExpressibleByArgument {}

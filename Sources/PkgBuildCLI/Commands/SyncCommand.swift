@@ -29,16 +29,10 @@ struct SyncCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package", as: String.self)
-        let directionText = try arguments.value("direction", as: String.self) ?? "bidirectional"
-        guard let direction = SyncDirection(rawValue: directionText) else {
-            throw UsageError("--direction must be bidirectional, upload or download, not '\(directionText)'")
-        }
-        let policyText = try arguments.value("on-conflict", as: String.self) ?? "fail"
-        guard let policy = ConflictPolicy(rawValue: policyText) else {
-            throw UsageError("--on-conflict must be fail, source-wins or package-wins, not '\(policyText)'")
-        }
-        options = SyncOptions(source: try arguments.value("source", as: String.self), direction: direction,
-                              policy: policy, dryRun: arguments.flag("dry-run"))
+        options = SyncOptions(source: try arguments.value("source", as: String.self),
+                              direction: try arguments.required("direction", as: SyncDirection.self),
+                              policy: try arguments.required("on-conflict", as: ConflictPolicy.self),
+                              dryRun: arguments.flag("dry-run"))
         json = arguments.flag("json")
     }
 
@@ -108,11 +102,7 @@ struct ResolveCommand: Command {
         column = try arguments.value("column", as: String.self)
         if all == (globalID != nil) { throw UsageError("give either --all or --id GLOBALID") }
         if column != nil && globalID == nil { throw UsageError("--column needs --id") }
-        let takeText = try arguments.required("take", as: String.self)
-        guard let side = ConflictSide(rawValue: takeText) else {
-            throw UsageError("--take must be package or source, not '\(takeText)'")
-        }
-        take = side
+        take = try arguments.required("take", as: ConflictSide.self)
     }
 
     func run(_ context: CommandContext) throws {
@@ -121,3 +111,7 @@ struct ResolveCommand: Command {
         context.print("\(count) conflict\(count == 1 ? "" : "s") will take the \(take.rawValue)'s value at the next sync.")
     }
 }
+
+extension SyncDirection: ExpressibleByArgument {}
+extension ConflictPolicy: ExpressibleByArgument {}
+extension ConflictSide: ExpressibleByArgument {}

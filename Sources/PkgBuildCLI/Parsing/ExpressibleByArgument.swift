@@ -13,6 +13,14 @@ extension ExpressibleByArgument {
     public static var expectedValue: String { "a valid value" }
 }
 
+/// A closed set of words (an enum with string raw values) is an argument by its raw values.
+extension ExpressibleByArgument where Self: RawRepresentable & CaseIterable, RawValue == String {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var expectedValue: String {
+        "one of " + allCases.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
 extension String: ExpressibleByArgument {
     public init?(argument: String) { self = argument }
 }
