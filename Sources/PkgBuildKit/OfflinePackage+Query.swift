@@ -25,7 +25,7 @@ extension OfflinePackage {
             var conditions: [String] = []
             var arguments: [SQLiteValue] = []
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-                guard let field = info.field(named: name) else { throw unknownField(name, in: info) }
+                guard let field = info.field(named: name) else { throw PackageError.unknownField(name, in: info) }
                 conditions.append("t.\(SQL.identifier(field.name)) IS ?")
                 arguments.append(value)
             }
@@ -76,10 +76,5 @@ extension OfflinePackage {
             guard let envelope = $0.geometry?.envelope else { return false }
             return envelope.intersects(bounds)
         }
-    }
-
-    func unknownField(_ name: String, in layer: LayerInfo) -> PackageError {
-        let names = layer.fields.map(\.name).joined(separator: ", ")
-        return PackageError(.unknownField, "layer '\(layer.name)' has no field '\(name)' (fields: \(names))")
     }
 }

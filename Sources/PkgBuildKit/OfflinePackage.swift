@@ -9,6 +9,7 @@
 /// Edits are plain SQL writes through a connection that has the GeoPackage `ST_*` functions,
 /// so the package's change-tracking triggers record them exactly as they record an edit
 /// made in QGIS or with GDAL; `sync` then takes them home.
+import Extract
 import Foundation
 import Geodatabase
 import Geometry
@@ -46,9 +47,9 @@ public final class OfflinePackage: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw PackageError(.notAPackage, "\(path): no such package")
         }
-        let dataURL = isDirectory.boolValue ? url.appendingPathComponent("data.gpkg") : url
+        let dataURL = isDirectory.boolValue ? url.appendingPathComponent(PackageDirectory.dataFileName) : url
         guard FileManager.default.fileExists(atPath: dataURL.path) else {
-            throw PackageError(.notAPackage, "\(path) is not a package: it has no data.gpkg")
+            throw PackageError(.notAPackage, "\(path) is not a package: it has no \(PackageDirectory.dataFileName)")
         }
         self.url = url
         self.dataURL = dataURL

@@ -35,3 +35,11 @@ extension PackageError {
         }
     }
 }
+
+extension PackageError {
+    /// A field name the layer lacks, with the names it has.
+    static func unknownField(_ name: String, in layer: LayerInfo) -> PackageError {
+        let names = layer.fields.map(\.name).joined(separator: ", ")
+        return PackageError(.unknownField, "layer '\(layer.name)' has no field '\(name)' (fields: \(names))")
+    }
+}

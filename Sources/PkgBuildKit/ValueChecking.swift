@@ -15,10 +15,7 @@ struct ValueChecker {
     /// - Throws: ``PackageError``: `unknownField`, `readOnlyField` for the key, the globalid
     ///   and the geometry column.
     func writableField(_ name: String) throws -> FieldInfo {
-        guard let field = layer.field(named: name) else {
-            let names = layer.fields.map(\.name).joined(separator: ", ")
-            throw PackageError(.unknownField, "layer '\(layer.name)' has no field '\(name)' (fields: \(names))")
-        }
+        guard let field = layer.field(named: name) else { throw PackageError.unknownField(name, in: layer) }
         let lower = field.name.lowercased()
         if lower == layer.primaryKey?.lowercased() {
             throw PackageError(.readOnlyField, "'\(field.name)' is the key of layer '\(layer.name)'; the package assigns it")

@@ -101,18 +101,20 @@ struct PackageFiles {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw SyncError(.notAPackage, "package \(url.path) does not exist")
         }
+        // The package directory, or the directory a bare data.gpkg lies in.
+        let directory: URL
         if isDirectory.boolValue {
+            directory = url
             data = url.appendingPathComponent(PackageDirectory.dataFileName)
             guard FileManager.default.fileExists(atPath: data.path) else {
                 throw SyncError(.notAPackage, "\(url.path) is not a package: it has no \(PackageDirectory.dataFileName)")
             }
-            let manifestURL = url.appendingPathComponent(PackageManifest.fileName)
-            manifest = FileManager.default.fileExists(atPath: manifestURL.path) ? try PackageManifest.read(from: manifestURL) : nil
         } else {
+            directory = url.deletingLastPathComponent()
             data = url
-            let manifestURL = url.deletingLastPathComponent().appendingPathComponent(PackageManifest.fileName)
-            manifest = FileManager.default.fileExists(atPath: manifestURL.path) ? try PackageManifest.read(from: manifestURL) : nil
         }
+        let manifestURL = directory.appendingPathComponent(PackageManifest.fileName)
+        manifest = FileManager.default.fileExists(atPath: manifestURL.path) ? try PackageManifest.read(from: manifestURL) : nil
     }
 }
 

@@ -219,7 +219,7 @@ struct InspectCommand: Command {
 /// Files in the order a person reads a package: manifest, data, basemap, then SQLite's side files.
 enum PackageInspectorFileOrder {
     static func sorted(_ files: [String: Int64]) -> [(key: String, value: Int64)] {
-        let order = ["manifest.json", "data.gpkg", "basemap.mbtiles"]
+        let order = [PackageManifest.fileName, PackageDirectory.dataFileName, PackageDirectory.basemapFileName]
         return files.sorted { a, b in
             (order.firstIndex(of: a.key) ?? order.count, a.key) < (order.firstIndex(of: b.key) ?? order.count, b.key)
         }
