@@ -27,7 +27,7 @@ struct Basemap {
         return Basemap(request: request, coverage: coverage, areaBounds: bounds)
     }
 
-    var isURL: Bool { request.source.contains("://") }
+    var isURL: Bool { TileURLTemplate.isURL(request.source) }
 
     /// The tile source as the manifest may name it: a file path, or the template without
     /// its query string.

@@ -16,11 +16,17 @@ public struct TileURLTemplate: Sendable, Hashable {
     /// - Throws: `TilePackageError.invalidInput` unless the template is an http(s) URL holding
     ///   `{z}`, `{x}` and one of `{y}`, `{-y}`; the message shows the template without its
     ///   query string.
+    /// Whether `source` names a URL template (http or https) rather than an MBTiles file: the
+    /// one test `tiles`, `create` and `estimate` share.
+    public static func isURL(_ source: String) -> Bool {
+        let lower = source.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
     public init(_ template: String) throws(TilePackageError) {
         self.template = template
         let shown = HTTPError.strippingQuery(from: template)
-        let lower = template.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+        guard Self.isURL(template) else {
             throw TilePackageError(.invalidInput, "tile URL template '\(shown)' must start with http:// or https://")
         }
         var parts: [Part] = []

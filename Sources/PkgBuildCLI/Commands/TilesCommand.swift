@@ -63,7 +63,7 @@ public struct TilesCommand: Command {
         guard concurrency > 0 else { throw UsageError("--concurrency must be at least 1") }
         if let rate, !(rate > 0) { throw UsageError("--rate must be a positive number of requests per second") }
         if !dryRun && output == nil { throw UsageError("missing -o/--output (or use --dry-run)") }
-        if let output, !TilesCommand.isURL(from),
+        if let output, !TileURLTemplate.isURL(from),
            URL(fileURLWithPath: output).standardized.path == URL(fileURLWithPath: from).standardized.path {
             throw UsageError("-o \(output): the output must not be the source")
         }
@@ -79,11 +79,6 @@ public struct TilesCommand: Command {
             throw UsageError("--zoom \(text): expected min-max with 0 <= min <= max <= \(deepestZoom), such as 0-12")
         }
         return lo...hi
-    }
-
-    static func isURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
     public func run(_ context: CommandContext) throws {
@@ -130,7 +125,7 @@ public struct TilesCommand: Command {
     }
 
     private func openSource(_ context: CommandContext) throws -> any TileSource {
-        if TilesCommand.isURL(from) {
+        if TileURLTemplate.isURL(from) {
             var configuration = HTTPConfiguration()
             configuration.concurrency = concurrency
             configuration.requestsPerSecond = rate
