@@ -97,7 +97,8 @@ public struct PackageChangeTracking {
                 let g = SQL.identifier(table.globalIDColumn)
                 let baseColumns = columns.map { "b.\(SQL.identifier($0))" }.joined(separator: ", ")
                 let currentColumns = columns.map { "t.\(SQL.identifier($0))" }.joined(separator: ", ")
-                let compared = columns.filter { $0 != table.globalIDColumn && $0 != table.keyColumn }
+                // By index: base and current share `columns` (no name lookups per row).
+                let compared = columns.indices.filter { columns[$0] != table.globalIDColumn && columns[$0] != table.keyColumn }
                 try connection.forEachRow("""
                     SELECT e.position, e.globalid, e.operation, b.\(g) IS NOT NULL, t.\(g) IS NOT NULL,
                       \(baseColumns), \(currentColumns)
@@ -114,9 +115,9 @@ public struct PackageChangeTracking {
                     let operation = ChangeOperation(rawValue: row.value(at: 2).stringValue ?? "") ?? .update
                     let changed: [String]
                     switch operation {
-                    case .insert: changed = compared.filter { current?[$0]?.isNull == false }
+                    case .insert: changed = compared.filter { current?.values[$0].isNull == false }.map { columns[$0] }
                     case .delete: changed = []
-                    case .update: changed = compared.filter { base?[$0] != current?[$0] }
+                    case .update: changed = compared.filter { base?.values[$0] != current?.values[$0] }.map { columns[$0] }
                     }
                     if operation == .update && changed.isEmpty && base != nil && current != nil { return }
                     try body(PendingChange(table: table.name, globalID: row.value(at: 1).stringValue ?? "",
