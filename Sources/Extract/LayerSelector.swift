@@ -97,16 +97,6 @@ extension Geometry {
             && Set(ring.dropLast().map { "\($0.x),\($0.y)" }).count == 4
     }
 
-    /// A single point, line or polygon wrapped in its Multi type; others unchanged.
-    var promotedToMulti: Geometry {
-        switch self {
-        case .point(let p): return .multiPoint(MultiPoint([p]))
-        case .lineString(let l): return .multiLineString(MultiLineString([l]))
-        case .polygon(let p): return .multiPolygon(MultiPolygon([p]))
-        default: return self
-        }
-    }
-
     /// The polygons of a geometry (what makeValid returns may mix in lines), as a MultiPolygon.
     var polygonal: Geometry {
         var polygons: [Polygon] = []

@@ -43,10 +43,9 @@ extension OfflinePackage {
         let declared = column.geometryTypeName.uppercased()
         let actual = geometry.type.name
         if declared == actual || declared == "GEOMETRY" { return geometry }
+        let multi = geometry.promotedToMulti
+        if multi.type.name == declared { return multi }
         switch (declared, geometry) {
-        case ("MULTIPOLYGON", .polygon(let p)): return .multiPolygon(MultiPolygon([p]))
-        case ("MULTILINESTRING", .lineString(let l)): return .multiLineString(MultiLineString([l]))
-        case ("MULTIPOINT", .point(let p)): return .multiPoint(MultiPoint([p]))
         case ("GEOMETRYCOLLECTION", .multiPoint), ("GEOMETRYCOLLECTION", .multiLineString),
              ("GEOMETRYCOLLECTION", .multiPolygon), ("GEOMETRYCOLLECTION", .geometryCollection):
             return geometry

@@ -11,7 +11,7 @@ extension TileCoverage {
     /// brought back by 360 degrees. An area that crosses nothing is returned unchanged.
     /// - Throws: `GeometryError` from GEOS.
     public static func splitAtAntimeridian(_ area: Geometry, context: GEOSContext) throws -> Geometry {
-        let unwrapped = polygons(of: area).map(unwrapped)
+        let unwrapped = area.polygonParts.map(unwrapped)
         let extents = unwrapped.compactMap { Geometry.polygon($0).envelope }
         guard let west = extents.map(\.minX).min(), let east = extents.map(\.maxX).max(),
               west < -180 || east > 180 else { return area }
@@ -25,7 +25,7 @@ extension TileCoverage {
             let window = Envelope(minX: -180 + shift, minY: south, maxX: 180 + shift, maxY: north)
             guard let part = try context.clip(whole, to: window) else { continue }
             let back = part.mapCoordinates { Coordinate($0.x - shift, $0.y) }
-            pieces += polygons(of: back)
+            pieces += back.polygonParts
         }
         return pieces.count == 1 ? .polygon(pieces[0]) : .multiPolygon(MultiPolygon(pieces))
     }
@@ -37,7 +37,7 @@ extension TileCoverage {
     /// (each part unwrapped as `splitAtAntimeridian` does), so that an area already split at
     /// the line, or islands on both sides of it, are bounded across it.
     public static func lonLatBounds(of area: Geometry) -> Envelope? {
-        let extents = polygons(of: area).map(unwrapped).compactMap { Geometry.polygon($0).envelope }
+        let extents = area.polygonParts.map(unwrapped).compactMap { Geometry.polygon($0).envelope }
         guard let first = extents.first else { return area.envelope }
         let south = extents.map(\.minY).min() ?? first.minY, north = extents.map(\.maxY).max() ?? first.maxY
         // Each part as a stretch [start, start + width) with start in -180..<180.
@@ -64,15 +64,6 @@ extension TileCoverage {
         // East of the area is where the gap begins; an east edge on the line is +180.
         let east = wrapped(gap.from)
         return Envelope(minX: wrapped(gap.to), minY: south, maxX: east == -180 ? 180 : east, maxY: north)
-    }
-
-    private static func polygons(of g: Geometry) -> [Polygon] {
-        switch g {
-        case .polygon(let p): return p.isEmpty ? [] : [p]
-        case .multiPolygon(let m): return m.polygons.filter { !$0.isEmpty }
-        case .geometryCollection(let c): return c.geometries.flatMap(polygons)
-        default: return []
-        }
     }
 
     /// The polygon with every ring made continuous in longitude (no edge longer than 180

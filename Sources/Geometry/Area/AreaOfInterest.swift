@@ -131,16 +131,7 @@ public struct AreaOfInterest: Sendable {
             valid.append(try context.validity(g).isValid ? g : context.makeValid(g))
         }
         let union = valid.count == 1 ? valid[0] : try context.unaryUnion(valid)
-        var kept: [Polygon] = []
-        func keep(_ g: Geometry) {
-            switch g {
-            case .polygon(let p): if !p.isEmpty { kept.append(p) }
-            case .multiPolygon(let m): kept += m.polygons.filter { !$0.isEmpty }
-            case .geometryCollection(let c): c.geometries.forEach(keep)
-            default: break  // lines and points left by repairing a degenerate polygon
-            }
-        }
-        keep(union)
+        let kept = union.polygonParts
         guard !kept.isEmpty else { throw GeometryError(.invalidGeometry, "\(name): has no area once made valid") }
         return kept.count == 1 ? .polygon(kept[0]) : .multiPolygon(MultiPolygon(kept))
     }
