@@ -10,10 +10,8 @@ extension AreaOfInterest {
                          segments: Double = 100) throws -> Geometry {
         let source = try CoordinateReferenceSystem(crs, context: proj)
         if source.identity == target.identity { return geometry }
-        let e = geometry.envelope ?? envelope
-        let step = max(e.width, e.height) / segments
-        let dense = step > 0 ? geometry.densified(maxSegmentLength: step) : geometry
-        let transformed = try Transformer(from: source, to: target, context: proj).transform(dense)
+        let transformed = try densifiedTransform(from: source, to: target, envelope: geometry.envelope ?? envelope,
+                                                 proj: proj, segments: segments)
         return try AreaOfInterest.polygonal([transformed], named: "area \(AreaOfInterest.abbreviated(text)) in \(target.identity)",
                                             context: geos)
     }

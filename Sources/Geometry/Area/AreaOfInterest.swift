@@ -69,12 +69,19 @@ public struct AreaOfInterest: Sendable {
     /// - Throws: `GeometryError` from PROJ (unknown CRS, coordinates it cannot transform).
     public func lonLatGeometry(context: PROJContext, segments: Double = 100) throws -> Geometry {
         if isLonLat { return geometry }
-        let e = envelope
+        return try densifiedTransform(from: CoordinateReferenceSystem(crs, context: context),
+                                      to: CoordinateReferenceSystem("EPSG:4326", context: context),
+                                      envelope: envelope, proj: context, segments: segments)
+    }
+
+    /// The geometry with its edges cut into pieces of the `envelope`'s larger side over
+    /// `segments`, then transformed: straight edges in `source` become the curves they are
+    /// in `target`.
+    func densifiedTransform(from source: CoordinateReferenceSystem, to target: CoordinateReferenceSystem,
+                            envelope e: Envelope, proj: PROJContext, segments: Double) throws -> Geometry {
         let step = max(e.width, e.height) / segments
         let dense = step > 0 ? geometry.densified(maxSegmentLength: step) : geometry
-        let transformer = try Transformer(from: CoordinateReferenceSystem(crs, context: context),
-                                          to: CoordinateReferenceSystem("EPSG:4326", context: context), context: context)
-        return try transformer.transform(dense)
+        return try Transformer(from: source, to: target, context: proj).transform(dense)
     }
 
     static func isLonLat(_ crs: String) -> Bool {
