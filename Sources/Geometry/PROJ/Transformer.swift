@@ -63,7 +63,25 @@ public final class Transformer {
         var ys = coordinates.map(\.y)
         let hasZ = coordinates.contains { $0.z != nil }
         var zs = hasZ ? coordinates.map { $0.z ?? 0 } : []
-        let n = coordinates.count
+        if let failed = transformInPlace(&xs, &ys, &zs, direction: direction) {
+            throw failure(coordinates[failed], direction: direction)
+        }
+        var result = coordinates
+        for i in 0..<coordinates.count {
+            result[i].x = xs[i]
+            result[i].y = ys[i]
+            if result[i].z != nil { result[i].z = zs[i] }
+        }
+        return result
+    }
+
+    /// Transforms coordinate columns in place in one PROJ call (`zs` empty when there are no
+    /// Z values); returns the index of the first point PROJ could not transform, nil when
+    /// every point was.
+    func transformInPlace(_ xs: inout [Double], _ ys: inout [Double], _ zs: inout [Double],
+                          direction: Direction) -> Int? {
+        let n = xs.count
+        let hasZ = !zs.isEmpty
         let stride = MemoryLayout<Double>.stride
         context.resetMessages()
         proj_errno_reset(operation.pointer)
@@ -78,19 +96,10 @@ public final class Transformer {
                 }
             }
         }
-        var result = coordinates
-        for i in 0..<n {
-            guard xs[i].isFinite, ys[i].isFinite, !hasZ || zs[i].isFinite else {
-                throw failure(coordinates[i], direction: direction)
-            }
-            result[i].x = xs[i]
-            result[i].y = ys[i]
-            if result[i].z != nil { result[i].z = zs[i] }
-        }
-        return result
+        return (0..<n).first { !(xs[$0].isFinite && ys[$0].isFinite && (!hasZ || zs[$0].isFinite)) }
     }
 
-    private func failure(_ c: Coordinate, direction: Direction) -> GeometryError {
+    func failure(_ c: Coordinate, direction: Direction) -> GeometryError {
         let (from, to) = direction == .forward ? (source, target) : (target, source)
         let errno = proj_errno(operation.pointer)
         proj_errno_reset(operation.pointer)
