@@ -122,6 +122,8 @@ public enum Extractor {
                     throw ExtractError(.failure, "cannot install change tracking in the package: \(error)")
                 }
             }
+            // One moment for data.gpkg and manifest.json, which must agree.
+            let created = ISO8601DateFormatter().string(from: Date())
             try PackageMetadata.write(to: writer.database, values: [
                 "format_version": "\(PackageManifest.currentFormatVersion)",
                 "replica_id": replicaID,
@@ -130,7 +132,7 @@ public enum Extractor {
                 "sync_generation": tally.generation.map(String.init),
                 "area_wkt": prepared.area.geometry.wkt,
                 "area_crs": prepared.area.crs,
-                "created": ISO8601DateFormatter().string(from: Date()),
+                "created": created,
             ], layers: zip(prepared.plans, result.layers).map { ($0, $1.cut) })
             try writer.commit()
 
@@ -146,7 +148,8 @@ public enum Extractor {
                               maxZoom: basemap.request.maxZoom, count: report.written + report.resumed,
                               source: try basemap.identity())
             }
-            let manifest = try makeManifest(prepared, result: result, directory: directory, toolVersion: toolVersion, tiles: tiles)
+            let manifest = try makeManifest(prepared, result: result, directory: directory, toolVersion: toolVersion,
+                                            created: created, tiles: tiles)
             try manifest.encoded().write(to: directory.manifestURL)
 
             // Registered as pending before the rename, active after: a crash between the two
@@ -451,8 +454,7 @@ public enum Extractor {
     }
 
     static func makeManifest(_ prepared: Prepared, result: Result, directory: PackageDirectory,
-                             toolVersion: String, tiles: PackageManifest.Tiles?) throws -> PackageManifest {
-        let formatter = ISO8601DateFormatter()
+                             toolVersion: String, created: String, tiles: PackageManifest.Tiles?) throws -> PackageManifest {
         let wkt = prepared.area.geometry.wkt
         let geojson = try ManifestJSON(parsing: prepared.lonLatArea.geoJSON())
         var files: [String: Int64] = [:]
@@ -462,7 +464,7 @@ public enum Extractor {
         }
         return PackageManifest(
             tool: .init(name: "pkgbuild", version: toolVersion),
-            created: formatter.string(from: Date()),
+            created: created,
             replicaID: result.replicaID ?? "",
             source: .init(kind: "geopackage",
                           location: URL(fileURLWithPath: prepared.request.source).standardizedFileURL.path,

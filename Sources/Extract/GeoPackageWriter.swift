@@ -34,7 +34,7 @@ public struct PackageTable: Sendable, Hashable {
     }
 
     /// The R-tree's name (`rtree_<table>_<column>`), for feature tables.
-    public var rtreeName: String? { geometry.map { "rtree_\(name)_\($0.name)" } }
+    public var rtreeName: String? { geometry.map { GeometryColumnInfo.rtreeName(table: name, column: $0.name) } }
 }
 
 /// Writes a fresh GeoPackage 1.3 (data.gpkg): the core `gpkg_*` tables as GDAL makes them

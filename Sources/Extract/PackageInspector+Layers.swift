@@ -49,7 +49,7 @@ extension PackageInspector {
     static func scanGeometries(_ db: Connection, layer: inout PackageInspection.Layer, column: String, options: Options,
                                geos: GEOSContext, warnings: inout [PackageInspection.Warning]) throws {
         let name = layer.name
-        let rtreeName = "rtree_\(name)_\(column)"
+        let rtreeName = GeometryColumnInfo.rtreeName(table: name, column: column)
         let hasRTree = try db.scalar("SELECT 1 FROM sqlite_master WHERE name = ?", [.text(rtreeName)]) != nil
         if !hasRTree {
             warnings.append(.init(.rtreeMissing, "layer \(name): no spatial index (\(rtreeName) is missing)"))

@@ -67,7 +67,7 @@ extension OfflinePackage {
         let reader = FeatureReader(layer: layer)
         let box: [SQLiteValue] = [.real(bounds.minX), .real(bounds.maxX), .real(bounds.minY), .real(bounds.maxY)]
         if layer.hasSpatialIndex {
-            let rtree = SQL.identifier("rtree_\(layer.name)_\(column.name)")
+            let rtree = SQL.identifier(GeometryColumnInfo.rtreeName(table: layer.name, column: column.name))
             return try reader.features(where: """
                 t.\(SQL.identifier(reader.key)) IN (SELECT id FROM \(rtree) WHERE maxx >= ? AND minx <= ? AND maxy >= ? AND miny <= ?)
                 """, box, in: connection)

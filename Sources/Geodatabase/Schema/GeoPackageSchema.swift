@@ -202,7 +202,7 @@ private func readLayers(_ connection: Connection) throws -> [LayerInfo] {
                 AND lower(table_name) = lower(?) AND lower(column_name) = lower(?)
                 """, [.text(name), .text(geometry.name)]) != nil
             layer.hasSpatialIndex = try registered
-                && tableExists("rtree_\(name)_\(geometry.name)", in: connection)
+                && tableExists(GeometryColumnInfo.rtreeName(table: name, column: geometry.name), in: connection)
         }
         if hasDataColumns {
             for column in try connection.query("""

@@ -206,3 +206,9 @@ public struct LayerInfo: Sendable, Hashable {
         fields.first { $0.name.lowercased() == name.lowercased() }
     }
 }
+
+extension GeometryColumnInfo {
+    /// The spatial index table the GeoPackage spec names for a geometry column of `table`
+    /// (`rtree_<table>_<column>`, extension gpkg_rtree_index).
+    public static func rtreeName(table: String, column: String) -> String { "rtree_\(table)_\(column)" }
+}
