@@ -133,6 +133,7 @@ public enum Extractor {
                 "area_wkt": prepared.area.geometry.wkt,
                 "area_crs": prepared.area.crs,
                 "created": created,
+                PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue,
             ], layers: zip(prepared.plans, result.layers).map { ($0, $1.cut) })
             try writer.commit()
 
@@ -193,7 +194,7 @@ public enum Extractor {
         } catch {
             directory.discard()
             // Its package will not exist: a pending replica would only mislead.
-            if let registered { try? registered.source.unregisterReplica(id: registered.id) }
+            if let registered { try? registered.source.unregisterReplica(id: registered.id, by: "pkgbuild create (the build failed)") }
             if let e = error as? ExtractError { throw e }
             throw ExtractError(.failure, "cannot build \(output.path): \(error)")
         }
@@ -206,7 +207,7 @@ public enum Extractor {
         do {
             let source = SourceGeodatabase(try GeoPackage(path: abandoned.source, busyTimeout: 10))
             guard let replica = try source.replica(id: abandoned.id), replica.state == .pending else { return [] }
-            try source.unregisterReplica(id: abandoned.id)
+            try source.unregisterReplica(id: abandoned.id, by: "pkgbuild create (an interrupted build, redone)")
             return ["unregistered replica \(abandoned.id) from \(abandoned.source): an interrupted run registered it "
                 + "and never completed its package"]
         } catch {

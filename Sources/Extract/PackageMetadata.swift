@@ -9,7 +9,8 @@ import SQLite
 /// ```sql
 /// CREATE TABLE pkgbuild_package (key TEXT NOT NULL PRIMARY KEY, value TEXT)
 ///   -- format_version, replica_id, source, extraction_generation, sync_generation,
-///   -- area_wkt, area_crs, created
+///   -- area_wkt, area_crs, created, sync_records; sync adds pending_sync_id, pending_position,
+///   -- last_sync_id, last_sync_at
 /// CREATE TABLE pkgbuild_layers (table_name TEXT NOT NULL PRIMARY KEY, source_crs TEXT,
 ///   package_crs TEXT, clipped INTEGER NOT NULL, filter TEXT, reprojected_from TEXT,
 ///   schema_only INTEGER NOT NULL, spatial INTEGER NOT NULL, related_rows INTEGER NOT NULL,
@@ -18,6 +19,12 @@ import SQLite
 /// `related_only` (absent from packages built before it) is 1 for a table that holds only the
 /// rows related to rows chosen by area, even when there were none.
 public enum PackageMetadata {
+    /// The `pkgbuild_package` key saying every sync of this package records its id at the
+    /// source (so the source can tell a stale copy or a restored backup); packages built and
+    /// synced before that lack it until their next sync.
+    public static let syncRecordsKey = "sync_records"
+    public static let syncRecordsValue = "every-sync"
+
     static let ddl = [
         "CREATE TABLE IF NOT EXISTS pkgbuild_package (key TEXT NOT NULL PRIMARY KEY, value TEXT)",
         """

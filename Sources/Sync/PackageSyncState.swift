@@ -5,6 +5,7 @@
 /// before the source is touched), `last_sync_id` and `last_sync_at`.
 import Extract
 import Foundation
+import Geodatabase
 import SQLite
 
 /// One package's replica and sync state.
@@ -20,6 +21,16 @@ struct PackageSyncState: Sendable, Hashable {
     var pendingSyncID: String?
     /// The change-log position that sync uploads through.
     var pendingPosition: Int64?
+    /// The last sync this package completed.
+    var lastSyncID: String?
+    /// True when every sync of the package recorded its id at the source.
+    var recordsEverySync: Bool
+
+    /// What the source's registry is asked about (see `ReplicaStanding`).
+    var history: PackageSyncHistory {
+        PackageSyncHistory(replicaID: replicaID, lastSyncID: lastSyncID, pendingSyncID: pendingSyncID,
+                           generation: sourceGeneration, recordsEverySync: recordsEverySync)
+    }
 
     /// Reads the state.
     /// - Throws: ``SyncError`` (`notAPackage`) for a GeoPackage without a replica id.
@@ -32,7 +43,9 @@ struct PackageSyncState: Sendable, Hashable {
                                 sourceGeneration: values["sync_generation"].flatMap { Int64($0) } ?? 0,
                                 source: values["source"], areaWKT: values["area_wkt"], areaCRS: values["area_crs"],
                                 pendingSyncID: values["pending_sync_id"],
-                                pendingPosition: values["pending_position"].flatMap { Int64($0) })
+                                pendingPosition: values["pending_position"].flatMap { Int64($0) },
+                                lastSyncID: values["last_sync_id"],
+                                recordsEverySync: values[PackageMetadata.syncRecordsKey] == PackageMetadata.syncRecordsValue)
     }
 
     /// Records the sync about to start (in the caller's transaction).
@@ -49,7 +62,8 @@ struct PackageSyncState: Sendable, Hashable {
     static func finish(syncID: String, generation: Int64, in connection: Connection) throws {
         let now = ISO8601DateFormatter().string(from: Date())
         try set(["sync_generation": String(generation), "last_sync_id": syncID, "last_sync_at": now,
-                 "pending_sync_id": nil, "pending_position": nil], in: connection)
+                 "pending_sync_id": nil, "pending_position": nil,
+                 PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue], in: connection)
     }
 
     private static func set(_ values: [String: String?], in connection: Connection) throws {

@@ -15,6 +15,13 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidArgument
         /// A layer cannot be synced the way it was cut (a CRS the sync cannot transform...).
         case unsupportedLayer
+        /// Another copy of the package synced after this one was made (`sync --reattach`).
+        case staleCopy
+        /// The source is older than syncs the package completed (`sync --reattach`).
+        case restoredSource
+        /// The package's replica was unregistered, or was never registered at this source
+        /// (`sync --reattach`).
+        case unregistered
     }
 
     public var kind: Kind

@@ -61,17 +61,14 @@ public final class SyncSession {
         guard try sourceGDB.isEnabled() else {
             throw SyncError(.source, "source \(sourcePath) is not sync-enabled")
         }
-        guard let replica = try sourceGDB.replica(id: state.replicaID) else {
-            throw SyncError(.source, """
-                replica \(state.replicaID) of \(packageURL.path) is not registered at \(sourcePath) \
-                (it was unregistered, or the package was built from another source)
-                """)
-        }
+        // Checked before anything is written on either side, and again in the source's write
+        // transaction (another copy of the package may sync in between).
+        try Self.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, note: !options.dryRun)
         // `create` registers the replica as pending, renames the package into place, then
         // activates it. A crash between the last two leaves a complete package whose replica
         // is still pending; the package in hand proves the build finished, so activate it.
-        if replica.state == .pending && !options.dryRun {
-            try sourceGDB.activateReplica(id: replica.id)
+        if try sourceGDB.replica(id: state.replicaID)?.state == .pending && !options.dryRun {
+            try sourceGDB.activateReplica(id: state.replicaID)
         }
         // Each schema read once, before any write.
         let packageSchema = try GeoPackageSchema.read(from: package.connection)
@@ -88,6 +85,35 @@ public final class SyncSession {
                           tables: tables, relationships: packageSchema.relationships, areas: areas,
                           projections: projections, sourcePath: sourcePath, geos: geos)
         return try run.execute()
+    }
+}
+
+extension SyncSession {
+    /// Throws the refusal when the source's registry says the package may not sync (a stale
+    /// copy, a restored source, an unregistered replica), after noting it at the source.
+    /// - Returns: whether the sync resumes one the source already applied.
+    @discardableResult
+    static func requireStanding(_ state: PackageSyncState, at source: SourceGeodatabase, sourcePath: String,
+                                note: Bool) throws -> Bool {
+        switch try source.standing(of: state.history) {
+        case .current: return false
+        case .resuming: return true
+        case .refused(let refusal):
+            // The note is what lets `source status` show the refusal; a source this user may
+            // only read cannot take it, and the refusal stands all the same.
+            if note { try? source.noteRefusal(replicaID: state.replicaID, syncID: state.pendingSyncID, refusal) }
+            throw SyncError(refusal.reason.errorKind, "sync refused by \(sourcePath): \(refusal.message)")
+        }
+    }
+}
+
+extension ReplicaStanding.Refusal.Reason {
+    var errorKind: SyncError.Kind {
+        switch self {
+        case .staleCopy: .staleCopy
+        case .restoredSource: .restoredSource
+        case .unregistered, .unknownReplica: .unregistered
+        }
     }
 }
 
@@ -230,21 +256,11 @@ private final class SyncRun {
             try begin(source, immediate: true)
             sourceOpen = true
         }
-        if options.direction.uploads {
-            let sourceGDB = SourceGeodatabase(connection: source)
+        // Every sync but a dry run records its id at the source before the package commits,
+        // whichever way it goes: that record is how a stale copy or a restored source is known.
+        if options.direction.uploads || !options.dryRun {
             do {
-                let outcome = try withRetryOnBusy {
-                    try ApplyContext.with(replicaID: state.replicaID, syncID: syncID, on: source) { () throws -> UploadOutcome? in
-                        if try sourceGDB.isSyncApplied(syncID) { return nil }
-                        let outcome = try upload(changes, syncID: syncID, decisions: decisions)
-                        if outcome.stop { throw StoppedOnConflicts(outcome: outcome) }
-                        try ConflictStore.recordAtSource(outcome.conflicts, syncID: syncID, in: source)
-                        try sourceGDB.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try sourceGDB.generation())
-                        try crash(.uploadApplied)
-                        return outcome
-                    }
-                }
-                if let outcome {
+                if let outcome = try applyAtSource(changes, syncID: syncID, decisions: decisions) {
                     report.conflicts = outcome.conflicts
                     report.uploaded = outcome.counts
                     settled = outcome.settled
@@ -263,6 +279,8 @@ private final class SyncRun {
                 try PackageSyncState.abandon(in: package)
                 return report
             }
+        }
+        if options.direction.uploads {
             for conflict in report.conflicts where !conflict.kind.isWinnable {
                 keep.insert(RowKey(conflict.table, conflict.globalID))
             }
@@ -364,6 +382,35 @@ private final class SyncRun {
     }
 
     // MARK: Upload
+
+    /// The source's write transaction: the standing checked again, the upload (when the
+    /// direction carries one) and the sync recorded, committed together.
+    /// - Returns: nil when the source had already applied this sync (a resumed run).
+    /// - Throws: ``StoppedOnConflicts`` with nothing changed; ``SyncError`` when the package
+    ///   may no longer sync (noted at the source after the rollback).
+    func applyAtSource(_ changes: [PendingChange], syncID: String, decisions: ConflictDecisions) throws -> UploadOutcome? {
+        let sourceGDB = SourceGeodatabase(connection: source)
+        do {
+            return try withRetryOnBusy {
+                try ApplyContext.with(replicaID: state.replicaID, syncID: syncID, on: source) { () throws -> UploadOutcome? in
+                    if try SyncSession.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, note: false) { return nil }
+                    let outcome = options.direction.uploads ? try upload(changes, syncID: syncID, decisions: decisions) : UploadOutcome()
+                    if outcome.stop { throw StoppedOnConflicts(outcome: outcome) }
+                    try ConflictStore.recordAtSource(outcome.conflicts, syncID: syncID, in: source)
+                    if !options.dryRun {
+                        try sourceGDB.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try sourceGDB.generation())
+                    }
+                    try crash(.uploadApplied)
+                    return outcome
+                }
+            }
+        } catch let error as SyncError where [.staleCopy, .restoredSource, .unregistered].contains(error.kind) {
+            if !options.dryRun, case .refused(let refusal)? = try? sourceGDB.standing(of: state.history) {
+                try? sourceGDB.noteRefusal(replicaID: state.replicaID, syncID: syncID, refusal)
+            }
+            throw error
+        }
+    }
 
     struct UploadOutcome {
         var conflicts: [Conflict] = []

@@ -40,7 +40,11 @@ import Testing
 
         try source.unregisterReplica(id: "R1")
         #expect(try source.replicas().isEmpty)
-        #expect(try !source.isSyncApplied("S1"))
+        // What a re-attach and the package's next sync need stays: its syncs and its registration.
+        #expect(try source.isSyncApplied("S1"))
+        let retired = try #require(try source.retiredReplica(id: "R1"))
+        #expect(retired.retiredBy == "pkgbuild source unregister" && retired.layers == ["countries", "cities"]
+                && retired.areaWKT == "POLYGON ((5 45, 11 45, 11 48, 5 48, 5 45))")
         #expect { try source.unregisterReplica(id: "R1") } throws: { ($0 as? GeodatabaseError)?.kind == .notRegistered }
         #expect { try source.registerReplica(ReplicaRegistration(generation: 0, layers: [], optionsJSON: "[1]")) } throws: {
             ($0 as? GeodatabaseError)?.kind == .invalidArgument

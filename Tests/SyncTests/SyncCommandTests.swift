@@ -89,7 +89,8 @@ import Testing
         #expect(CLI.run(["source", "unregister", fixture.sourcePath, id]).exitCode == 0)
         let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
         #expect(result.exitCode == 1)
-        #expect(result.stderr.contains("is not registered"))
+        #expect(result.stderr.contains("was unregistered at the source") && result.stderr.contains("sync PKG --reattach"),
+                "\(result.stderr)")
     }
 
     /// A build that crashed after renaming the package into place but before activating its

@@ -112,12 +112,25 @@ extension SourceGeodatabase {
         return try connection.query("\(Self.replicaSelect) WHERE replica_id = ?", [.text(id)]).first.map(Self.replica(from:))
     }
 
-    /// Removes a replica and its sync records; its package can no longer sync.
+    /// Retires a replica: its package can no longer sync until `sync --reattach` gives it a
+    /// new one. Its sync records stay, and its registration moves to
+    /// `pkgbuild_retired_replicas` with when and by what, so that the package's next sync is
+    /// told it was unregistered (not taken for a restored source) and a re-attach can take
+    /// the area and filters the source registered for it.
+    /// - Parameters:
+    ///   - by: what retired it, for people (`source unregister`, `create (abandoned build)`).
+    ///   - successor: the replica that takes over, for a re-attach.
     /// - Throws: ``GeodatabaseError`` (`notRegistered`) for an unknown id.
-    public func unregisterReplica(id: String) throws {
+    public func unregisterReplica(id: String, by retiredBy: String = "pkgbuild source unregister",
+                                  successor: String? = nil) throws {
         try connection.withTransaction(.immediate) {
             _ = try requireReplica(id: id)
-            try connection.execute("DELETE FROM pkgbuild_replica_syncs WHERE replica_id = ?", [.text(id)])
+            for statement in SyncSchema.registryDDL { try connection.execute(statement) }
+            try connection.execute("""
+                INSERT OR REPLACE INTO pkgbuild_retired_replicas (replica_id, name, area_wkt, area_crs, layers, options,
+                  retired_by, successor_id)
+                SELECT replica_id, name, area_wkt, area_crs, layers, options, ?2, ?3 FROM pkgbuild_replicas WHERE replica_id = ?1
+                """, [.text(id), .text(retiredBy), successor.map(SQLiteValue.text) ?? .null])
             try connection.execute("DELETE FROM pkgbuild_replicas WHERE replica_id = ?", [.text(id)])
         }
     }
@@ -159,8 +172,13 @@ extension SourceGeodatabase {
           options, created_at, last_sync_at, last_sync_id FROM pkgbuild_replicas
         """
 
+    /// The layer names of a registry row's JSON array (empty when it is not one).
+    static func decodeLayers(_ json: String?) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data((json ?? "[]").utf8))) ?? []
+    }
+
     static func replica(from row: [SQLiteValue]) -> Replica {
-        let layers = (try? JSONDecoder().decode([String].self, from: Data((row[7].stringValue ?? "[]").utf8))) ?? []
+        let layers = decodeLayers(row[7].stringValue)
         return Replica(id: row[0].stringValue ?? "", name: row[1].stringValue,
                        state: Replica.State(rawValue: row[2].stringValue ?? "") ?? .pending,
                        extractionGeneration: row[3].int64Value ?? 0, syncGeneration: row[4].int64Value ?? 0,

@@ -39,6 +39,15 @@
 ///   created_at TEXT NOT NULL DEFAULT (...), last_sync_at TEXT, last_sync_id TEXT);
 /// CREATE TABLE pkgbuild_replica_syncs (sync_id TEXT NOT NULL PRIMARY KEY,
 ///   replica_id TEXT NOT NULL, generation INTEGER NOT NULL, applied_at TEXT NOT NULL DEFAULT (...));
+/// -- Replicas taken out of pkgbuild_replicas (their sync records stay): when, by what, and the
+/// -- replica that took over (sync --reattach), so a stranded package is told what happened.
+/// CREATE TABLE pkgbuild_retired_replicas (replica_id TEXT NOT NULL PRIMARY KEY, name TEXT,
+///   area_wkt TEXT, area_crs TEXT, layers TEXT, options TEXT, retired_at TEXT NOT NULL DEFAULT (...),
+///   retired_by TEXT NOT NULL, successor_id TEXT);
+/// -- Syncs refused because the package is a stale copy or the source was restored (see
+/// -- ReplicaStanding): the one write a refused sync makes, so `source status` can show it.
+/// CREATE TABLE pkgbuild_sync_refusals (id INTEGER PRIMARY KEY AUTOINCREMENT, replica_id TEXT NOT NULL,
+///   sync_id TEXT, reason TEXT NOT NULL, message TEXT NOT NULL, refused_at TEXT NOT NULL DEFAULT (...));
 /// ```
 ///
 /// In a package only (see `PackageChangeTracking`):
@@ -69,6 +78,8 @@ public enum SyncSchema {
     public static let changesTable = "pkgbuild_changes"
     public static let replicasTable = "pkgbuild_replicas"
     public static let replicaSyncsTable = "pkgbuild_replica_syncs"
+    public static let retiredReplicasTable = "pkgbuild_retired_replicas"
+    public static let syncRefusalsTable = "pkgbuild_sync_refusals"
     public static let editsTable = "pkgbuild_edits"
 
     /// The base-row table of a tracked package table.
@@ -114,6 +125,21 @@ public enum SyncSchema {
         """
         CREATE TABLE IF NOT EXISTS pkgbuild_replica_syncs (sync_id TEXT NOT NULL PRIMARY KEY, \
         replica_id TEXT NOT NULL, generation INTEGER NOT NULL, applied_at TEXT NOT NULL DEFAULT \(now))
+        """,
+    ] + registryDDL
+
+    /// Tables of the replica registry added after the first release: created by `enable` and,
+    /// for sources enabled before, by the first write that needs them.
+    static let registryDDL = [
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_retired_replicas (replica_id TEXT NOT NULL PRIMARY KEY, name TEXT, \
+        area_wkt TEXT, area_crs TEXT, layers TEXT, options TEXT, retired_at TEXT NOT NULL DEFAULT \(now), \
+        retired_by TEXT NOT NULL, successor_id TEXT)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS pkgbuild_sync_refusals (id INTEGER PRIMARY KEY AUTOINCREMENT, \
+        replica_id TEXT NOT NULL, sync_id TEXT, reason TEXT NOT NULL, message TEXT NOT NULL, \
+        refused_at TEXT NOT NULL DEFAULT \(now))
         """,
     ]
 
