@@ -108,3 +108,19 @@ public enum GDALValidator {
         return result.status == 0 ? text : "exit \(result.status): \(text)"
     }
 }
+
+/// `sqlite3 FILE .dump`: the whole database as SQL, to show that a refused command changed
+/// nothing. Throws when sqlite3 fails or prints nothing (an empty dump proves nothing).
+public func sqliteDump(_ path: String) throws -> String {
+    let result = try runProcess("sqlite3", [path, ".dump"])
+    guard result.status == 0, !result.stdout.isEmpty else {
+        throw TestSupportError("sqlite3 \(path) .dump failed (\(result.status)): \(result.stderr)")
+    }
+    return result.stdout
+}
+
+/// A test's own plumbing failed (an oracle did not run), as opposed to a finding.
+public struct TestSupportError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
