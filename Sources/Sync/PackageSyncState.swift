@@ -66,6 +66,15 @@ struct PackageSyncState: Sendable, Hashable {
                  PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue], in: connection)
     }
 
+    /// Takes the replica a re-attach registered: its id, generation, first sync id and the
+    /// registered area, no sync pending (in the caller's transaction).
+    static func reattached(_ state: PackageSyncState, in connection: Connection) throws {
+        try set(["replica_id": state.replicaID, "sync_generation": String(state.sourceGeneration),
+                 "last_sync_id": state.lastSyncID, "pending_sync_id": nil, "pending_position": nil,
+                 "area_wkt": state.areaWKT, "area_crs": state.areaCRS,
+                 PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue], in: connection)
+    }
+
     private static func set(_ values: [String: String?], in connection: Connection) throws {
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             if let value {

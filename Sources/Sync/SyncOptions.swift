@@ -28,6 +28,10 @@ public struct SyncOptions: Sendable {
     public var policy: ConflictPolicy
     /// Work everything out, report it, and roll back both databases.
     public var dryRun: Bool
+    /// Give the package a new replica at the source's current state first (the way out for a
+    /// stale copy, a restored source, an unregistered replica): every pending edit and every
+    /// row where package and source differ becomes a conflict with no base.
+    public var reattach: Bool
     /// Seconds to wait for another writer (another package syncing, an office edit).
     public var busyTimeout: Double
     /// Called at each ``SyncCrashPoint``; a throw stops the sync there, leaving both databases
@@ -35,12 +39,13 @@ public struct SyncOptions: Sendable {
     public var crashHook: (@Sendable (SyncCrashPoint) throws -> Void)?
 
     public init(source: String? = nil, direction: SyncDirection = .bidirectional, policy: ConflictPolicy = .fail,
-                dryRun: Bool = false, busyTimeout: Double = 120,
+                dryRun: Bool = false, reattach: Bool = false, busyTimeout: Double = 120,
                 crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil) {
         self.source = source
         self.direction = direction
         self.policy = policy
         self.dryRun = dryRun
+        self.reattach = reattach
         self.busyTimeout = busyTimeout
         self.crashHook = crashHook
     }
@@ -86,6 +91,8 @@ public struct SyncReport: Sendable {
     public var conflicts: [Conflict]
     /// Local changes still pending after the sync.
     public var pendingAfter: Int
+    /// The replica the package had before `--reattach` gave it ``replicaID``.
+    public var reattachedFrom: String? = nil
 
     /// True when the sync should end with exit code 2.
     public var hasUnresolved: Bool { status != .completed }

@@ -44,8 +44,8 @@ public final class SyncSession {
     public func run() throws -> SyncReport {
         let files = try PackageFiles(packageURL)
         let package = try GeoPackage(path: files.data.path, busyTimeout: options.busyTimeout)
-        let state = try PackageSyncState.read(package.connection)
-        let sourcePath = try options.source ?? state.source ?? files.manifest?.source.location ?? {
+        let stored = try PackageSyncState.read(package.connection)
+        let sourcePath = try options.source ?? stored.source ?? files.manifest?.source.location ?? {
             throw SyncError(.source, "\(packageURL.path): no --source given and the package has no manifest naming one")
         }()
         guard FileManager.default.fileExists(atPath: sourcePath) else {
@@ -61,30 +61,46 @@ public final class SyncSession {
         guard try sourceGDB.isEnabled() else {
             throw SyncError(.source, "source \(sourcePath) is not sync-enabled")
         }
-        // Checked before anything is written on either side, and again in the source's write
-        // transaction (another copy of the package may sync in between).
-        try Self.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, note: !options.dryRun)
-        // `create` registers the replica as pending, renames the package into place, then
-        // activates it. A crash between the last two leaves a complete package whose replica
-        // is still pending; the package in hand proves the build finished, so activate it.
-        if try sourceGDB.replica(id: state.replicaID)?.state == .pending && !options.dryRun {
-            try sourceGDB.activateReplica(id: state.replicaID)
+        var state = stored
+        if options.reattach {
+            guard !options.dryRun else { throw SyncError(.invalidArgument, "--reattach cannot be a dry run: it registers a new replica") }
+            state = try Reattach.registerAnew(state, package: package.connection, packageName: packageURL.lastPathComponent,
+                                             at: sourceGDB)
+        } else {
+            // Checked before anything is written on either side, and again in the source's
+            // write transaction (another copy of the package may sync in between).
+            try Self.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, note: !options.dryRun)
         }
+        guard let replica = try sourceGDB.replica(id: state.replicaID) else {
+            throw SyncError(.unregistered, "replica \(state.replicaID) is not registered at \(sourcePath)")
+        }
+        let scope = RegisteredScope(replica)
+        state = scope.applied(to: state)
         // Each schema read once, before any write.
         let packageSchema = try GeoPackageSchema.read(from: package.connection)
         let sourceSchema = try GeoPackageSchema.read(from: source.connection)
-        let tables = try SyncTables.load(package: package.connection, source: source.connection, packageSchema: packageSchema,
-                                         sourceSchema: sourceSchema, manifest: files.manifest)
+        let tables = try scope.applied(to: SyncTables.load(package: package.connection, source: source.connection,
+                                                           packageSchema: packageSchema, sourceSchema: sourceSchema,
+                                                           manifest: files.manifest), source: source.connection)
         // One GEOS and one PROJ context for the whole sync, which runs on this thread.
         let geos = try GEOSContext()
         let proj = try PROJContext()
-        let areas = try SyncTables.areas(for: tables, state: state, manifest: files.manifest, sourceSchema: sourceSchema,
-                                         geos: geos, proj: proj)
+        let areas = try SyncTables.areas(for: tables, state: state, sourceSchema: sourceSchema, geos: geos, proj: proj)
         let projections = try LayerProjections(tables: tables, package: packageSchema, source: sourceSchema, geos: geos, proj: proj)
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
                           tables: tables, relationships: packageSchema.relationships, areas: areas,
                           projections: projections, sourcePath: sourcePath, geos: geos)
-        return try run.execute()
+        if options.reattach { try run.markDifferencesForReattach() }
+        // `create` registers the replica as pending, renames the package into place, then
+        // activates it; a re-attach registers it pending until the package took it. A crash
+        // in between leaves a complete package whose replica is still pending; the package in
+        // hand proves the build finished, so activate it.
+        if replica.state == .pending && !options.dryRun {
+            try sourceGDB.activateReplica(id: state.replicaID)
+        }
+        var report = try run.execute()
+        if options.reattach { report.reattachedFrom = stored.replicaID }
+        return report
     }
 }
 
@@ -145,7 +161,7 @@ struct PackageFiles {
 }
 
 /// The state of one run of the protocol.
-private final class SyncRun {
+final class SyncRun {
     let options: SyncOptions
     let packageURL: URL
     let package: Connection
@@ -234,9 +250,15 @@ private final class SyncRun {
         // its position) wait for the next sync.
         var changes: [PendingChange] = []
         var laterEdits = Set<RowKey>()
+        let unbased = try NoBaseRows.all(in: package)
         try tracking.forEachPendingChange { change in
-            if change.position <= throughPosition { changes.append(change) } else {
-                laterEdits.insert(RowKey(change.table, change.globalID))
+            let key = RowKey(change.table, change.globalID)
+            if change.position > throughPosition {
+                laterEdits.insert(key)
+            } else if unbased.contains(key), let table = tablesByName[key.table] {
+                changes.append(change.withoutBase(table))
+            } else {
+                changes.append(change)
             }
         }
         let decisions = ConflictDecisions(try ConflictStore.decisions(in: package))
@@ -355,6 +377,7 @@ private final class SyncRun {
         sourceOpen = false
 
         try clearUploaded(through: throughPosition, keeping: keep)
+        try NoBaseRows.prune(in: package)
         try ConflictStore.record(report.conflicts, syncID: syncID, applied: true, in: package)
         let after = options.direction.downloads ? generation : state.sourceGeneration
         try PackageSyncState.finish(syncID: syncID, generation: after, in: package)
@@ -543,18 +566,11 @@ private final class SyncRun {
                 }
             }
         }
-        // A link comes down with the package's keys of the rows it links, when it has both.
-        guard let sourceRow = try mappingLinks.inPackage(sourceRow: found, of: table), try scope.contains(sourceRow, of: table) else {
+        guard let row = try downloadForm(of: found, in: table, scope: scope) else {
             let removed = try packageRows.delete(globalID, from: table)
             if removed { report.leftArea += 1 }
             return removed
         }
-        let columns = [table.globalIDColumn] + table.valueColumns
-        var values = columns.map { sourceRow[$0] ?? .null }
-        if let geometry = table.geometryColumn, let index = columns.firstIndex(of: geometry) {
-            values[index] = try scope.packageGeometry(values[index], of: table)
-        }
-        let row = RowValues(columns: columns, values: values)
         if let existing = try packageRows.row(globalID, in: table) {
             let valueColumns = table.valueColumns
             let differs = valueColumns.contains { !comparator.equal(table, $0, existing[$0] ?? .null, row[$0] ?? .null) }
@@ -576,6 +592,22 @@ private final class SyncRun {
             try bringRelated(to: found, of: table, scope: scope, report: &report)
         }
         return true
+    }
+
+    /// The row the package holds for a source row (the global id and value columns): links
+    /// with the package's keys of the rows they link, the geometry as the package stores it
+    /// (clipped, reprojected); nil when the row does not belong in the package (outside the
+    /// area or the filter, unrelated, a link whose ends the package lacks).
+    func downloadForm(of found: RowValues, in table: SyncTable, scope: DownloadScope) throws -> RowValues? {
+        guard let sourceRow = try mappingLinks.inPackage(sourceRow: found, of: table), try scope.contains(sourceRow, of: table) else {
+            return nil
+        }
+        let columns = [table.globalIDColumn] + table.valueColumns
+        var values = columns.map { sourceRow[$0] ?? .null }
+        if let geometry = table.geometryColumn, let index = columns.firstIndex(of: geometry) {
+            values[index] = try scope.packageGeometry(values[index], of: table)
+        }
+        return RowValues(columns: columns, values: values)
     }
 
     /// The columns of `table` that key relationships match on.

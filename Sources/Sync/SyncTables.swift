@@ -60,15 +60,15 @@ enum SyncTables {
     }
 
     /// The area of interest per spatial table, in the CRS of the table's geometries at the
-    /// source (where rows are selected): the area as recorded (the package's state, else the
-    /// manifest), transformed with its edges densified when the layer is in another CRS, as
+    /// source (where rows are selected): the area as the source registered it (in `state`,
+    /// see `RegisteredScope`), transformed with its edges densified when the layer is in another CRS, as
     /// `create` selected it. Empty when the package has no area (every row is in).
     /// - Throws: ``SyncError`` (`unsupportedLayer`) when PROJ does not know a CRS or cannot
     ///   take the area into a layer's.
-    static func areas(for tables: [SyncTable], state: PackageSyncState, manifest: PackageManifest?,
+    static func areas(for tables: [SyncTable], state: PackageSyncState,
                       sourceSchema schema: GeoPackageSchema, geos: GEOSContext, proj: PROJContext) throws -> [String: Geometry] {
-        let wkt = state.areaWKT ?? manifest?.area.wkt
-        let crs = (state.areaWKT != nil ? state.areaCRS : manifest?.area.crs) ?? "EPSG:4326"
+        let wkt = state.areaWKT
+        let crs = state.areaCRS ?? "EPSG:4326"
         guard let wkt, !wkt.isEmpty else { return [:] }
         let area: AreaOfInterest
         do { area = try AreaOfInterest(parsing: wkt, crs: crs, context: geos) } catch {

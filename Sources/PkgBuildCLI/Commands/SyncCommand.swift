@@ -20,6 +20,11 @@ struct SyncCommand: Command {
             .option("on-conflict", valueName: "fail|source-wins|package-wins", help: "How conflicts are settled.",
                     defaultValue: ConflictPolicy.fail.rawValue),
             .flag("dry-run", help: "Report what would happen; change nothing on either side."),
+            .flag("reattach", help: """
+                Give a stranded package (a stale copy, a restored source, an unregistered replica) a new replica at \
+                the source's current state; every pending edit and every row where package and source differ \
+                becomes a conflict to resolve.
+                """),
             .json("report"),
         ])
 
@@ -32,7 +37,7 @@ struct SyncCommand: Command {
         options = SyncOptions(source: try arguments.value("source", as: String.self),
                               direction: try arguments.required("direction", as: SyncDirection.self),
                               policy: try arguments.required("on-conflict", as: ConflictPolicy.self),
-                              dryRun: arguments.flag("dry-run"))
+                              dryRun: arguments.flag("dry-run"), reattach: arguments.flag("reattach"))
         json = arguments.flag("json")
     }
 

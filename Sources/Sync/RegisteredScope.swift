@@ -1,0 +1,70 @@
+/// The area and `--where` filters a sync applies, taken from the source's replica registry.
+///
+/// The package is untrusted input: any client that can write data.gpkg can rewrite the area
+/// and filters stored there (`pkgbuild_package`, `pkgbuild_layers`, manifest.json), and a
+/// filter is SQL that runs at the source. So a sync never executes what the package says;
+/// it takes what `create` registered at the source (`pkgbuild_replicas.area_wkt`, `area_crs`
+/// and the `where:LAYER` entries of `options`), and checks each filter once more with the
+/// same authorizer `create` used before it runs.
+import Extract
+import Foundation
+import Geodatabase
+import SQLite
+
+struct RegisteredScope: Sendable, Hashable {
+    var areaWKT: String?
+    var areaCRS: String?
+    /// Filter expressions by lower-cased layer name.
+    var filters: [String: String]
+
+    init(areaWKT: String?, areaCRS: String?, optionsJSON: String) {
+        self.areaWKT = areaWKT
+        self.areaCRS = areaCRS
+        filters = Self.filters(in: optionsJSON)
+    }
+
+    init(_ replica: Replica) {
+        self.init(areaWKT: replica.areaWKT, areaCRS: replica.areaCRS, optionsJSON: replica.optionsJSON)
+    }
+
+    /// The `where:LAYER` entries of a registration's options.
+    static func filters(in optionsJSON: String) -> [String: String] {
+        let object = (try? JSONSerialization.jsonObject(with: Data(optionsJSON.utf8))) as? [String: Any] ?? [:]
+        var filters: [String: String] = [:]
+        for (key, value) in object where key.hasPrefix("where:") {
+            if let expression = value as? String { filters[String(key.dropFirst("where:".count)).lowercased()] = expression }
+        }
+        return filters
+    }
+
+    /// The options JSON a re-attach registers: the package's filters (already checked).
+    var optionsJSON: String {
+        let object = Dictionary(uniqueKeysWithValues: filters.map { ("where:\($0.key)", $0.value) })
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The state with the registered area in place of the package's.
+    func applied(to state: PackageSyncState) -> PackageSyncState {
+        var state = state
+        state.areaWKT = areaWKT
+        state.areaCRS = areaCRS
+        return state
+    }
+
+    /// The tables with the registered filters in place of the package's, each checked by the
+    /// authorizer against the source's table.
+    /// - Throws: ``SyncError`` (`invalidArgument`) naming the filter the check refuses.
+    func applied(to tables: [SyncTable], source: Connection) throws -> [SyncTable] {
+        try tables.map { table in
+            var table = table
+            table.cut.filter = filters[table.name.lowercased()]
+            if let expression = table.cut.filter {
+                do { try WhereFilter(layer: table.name, expression: expression).check(on: source, table: table.name) } catch {
+                    throw SyncError(.invalidArgument, "the filter registered for layer \(table.name) cannot be used: \(error)")
+                }
+            }
+            return table
+        }
+    }
+}
