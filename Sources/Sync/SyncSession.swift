@@ -202,6 +202,8 @@ final class SyncRun {
 
     /// Rows whose local change stays pending after this sync: the download leaves them be.
     var pendingRows = Set<RowKey>()
+    /// Pending rows the download had a source change for: the next download brings them.
+    var deferred = Set<RowKey>()
 
     func crash(_ point: SyncCrashPoint) throws {
         try options.crashHook?(point)
@@ -349,6 +351,7 @@ final class SyncRun {
                                                                     excludingReplica: state.replicaID,
                                                                     tables: tables.map(\.name)) { change in
                 let key = RowKey(change.table, change.globalID)
+                if pendingRows.contains(key) { deferred.insert(key) }
                 guard !done.contains(key), !pendingRows.contains(key), let table = tablesByName[key.table] else { return }
                 done.insert(key)
                 let t = tier(table)
@@ -357,6 +360,15 @@ final class SyncRun {
                 } else {
                     later[t].append((change.globalID, table))
                 }
+            }
+            // What earlier downloads left for this one.
+            for row in try DeferredRows.all(in: package) {
+                let key = RowKey(row.table, row.globalID)
+                guard let table = tablesByName[key.table] else { continue }
+                if pendingRows.contains(key) { deferred.insert(key) }
+                guard !done.contains(key), !pendingRows.contains(key) else { continue }
+                done.insert(key)
+                later[tier(table)].append((row.globalID, table))
             }
             for (globalID, table) in later.joined() {
                 _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: true)
@@ -372,6 +384,8 @@ final class SyncRun {
                 try bringRelated(to: row, of: table, scope: scope, report: &report)
             }
             report.leftArea += try removeRowsWithoutParent(scope: scope)
+            try DeferredRows.replace(with: deferred.compactMap { key in tablesByName[key.table].map { ($0.name, key.globalID) } },
+                                     in: package)
         }
         try source.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
         sourceOpen = false
@@ -551,7 +565,10 @@ final class SyncRun {
     @discardableResult
     func bringSourceRow(_ globalID: String, table: SyncTable, scope: DownloadScope, report: inout SyncReport,
                         counts: Bool) throws -> Bool {
-        if pendingRows.contains(RowKey(table.name, globalID)) { return false }
+        if pendingRows.contains(RowKey(table.name, globalID)) {
+            deferred.insert(RowKey(table.name, globalID))
+            return false
+        }
         guard let found = try sourceRows.row(globalID, in: table) else {
             let deleted = try packageRows.delete(globalID, from: table)
             if deleted && counts { report.downloaded.deleted += 1 }

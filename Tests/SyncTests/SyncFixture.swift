@@ -124,3 +124,10 @@ extension SyncFixture {
         return result
     }
 }
+
+/// An edit made the way an office user makes it: GDAL's SQL on the file (`ogrinfo -sql`, its
+/// own connection and functions, its update-mode open).
+func ogrSQL(_ path: String, _ sql: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let result = try runProcess("/usr/bin/ogrinfo", ["-q", path, "-sql", sql])
+    try #require(result.status == 0, "ogrinfo -sql \(sql): \(result.stderr)", sourceLocation: sourceLocation)
+}
