@@ -108,21 +108,30 @@ final class DownloadScope {
 
     /// True when the source row (its current values) belongs in the package.
     func contains(_ row: RowValues, of table: SyncTable) throws -> Bool {
-        if let filter = table.cut.filter, !(try passesFilter(filter, row: row, table: table)) { return false }
+        try reasonOutside(row, of: table) == nil
+    }
+
+    /// Why the source row (its current values) does not belong in the package, in words for
+    /// the sync report; nil when it belongs.
+    func reasonOutside(_ row: RowValues, of table: SyncTable) throws -> String? {
+        if let filter = table.cut.filter, !(try passesFilter(filter, row: row, table: table)) {
+            return "it does not meet the layer's filter (\(filter))"
+        }
         let name = table.name.lowercased()
         if isRelatedOnly(table) {
             for link in links[name] ?? [] where try isLinked(row[link.column] ?? .null, to: link.table, column: link.otherColumn) {
-                return true
+                return nil
             }
-            // No relationship to a spatial table: no row belongs.
-            guard mapped.contains(name) else { return false }
-            return try mappingLinks.isLinkedToPackagedRow(row, of: table)
-                || hasPackagedParent(row[table.globalIDColumn] ?? .null, of: table)
+            let related = try mapped.contains(name)
+                && (mappingLinks.isLinkedToPackagedRow(row, of: table) || hasPackagedParent(row[table.globalIDColumn] ?? .null, of: table))
+            return related ? nil : "no row in the package relates to it"
         }
-        guard table.cut.spatial, let prepared = areas[table.name.lowercased()]?.prepared, let column = table.geometryColumn else { return true }
+        guard table.cut.spatial, let prepared = areas[table.name.lowercased()]?.prepared, let column = table.geometryColumn else { return nil }
         guard case .blob(let bytes)? = row[column], !bytes.isEmpty,
-              let decoded = try? GeoPackageBinary(bytes: bytes), !decoded.isEmpty else { return false }
-        return try prepared.intersects(decoded.geometry)
+              let decoded = try? GeoPackageBinary(bytes: bytes), !decoded.isEmpty else {
+            return "it has no geometry, and a spatial layer holds the rows that meet the area"
+        }
+        return try prepared.intersects(decoded.geometry) ? nil : "its geometry is outside the package's area"
     }
 
     /// The geometry blob the package stores for a source geometry: cut to the area for a

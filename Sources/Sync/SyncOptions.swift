@@ -60,6 +60,20 @@ public struct RowCounts: Sendable, Hashable {
     public var total: Int { inserted + updated + deleted }
 }
 
+/// A row a sync removed from the package although the source keeps it: it no longer belongs
+/// (outside the area, out of the layer's filter, without geometry, unrelated).
+public struct DepartedRow: Sendable, Hashable {
+    public var table: String
+    public var globalID: String
+    public var reason: String
+
+    public init(table: String, globalID: String, reason: String) {
+        self.table = table
+        self.globalID = globalID
+        self.reason = reason
+    }
+}
+
 /// What a sync did (or, in a dry run, would do).
 public struct SyncReport: Sendable {
     public enum Status: String, Sendable {
@@ -86,8 +100,10 @@ public struct SyncReport: Sendable {
     public var uploaded: RowCounts
     /// Rows written in the package from source changes.
     public var downloaded: RowCounts
-    /// Rows removed from the package because they left the area or the layer's filter.
-    public var leftArea: Int
+    /// Rows removed from the package because they no longer belong in it, each with why.
+    public var left: [DepartedRow] = []
+    /// How many rows left the package.
+    public var leftArea: Int { left.count }
     public var conflicts: [Conflict]
     /// Local changes still pending after the sync.
     public var pendingAfter: Int

@@ -268,7 +268,7 @@ final class SyncRun {
                                 direction: options.direction, policy: options.policy, dryRun: options.dryRun,
                                 status: .completed, resumed: false, generationBefore: state.sourceGeneration,
                                 generationAfter: state.sourceGeneration, uploaded: RowCounts(), downloaded: RowCounts(),
-                                leftArea: 0, conflicts: [], pendingAfter: 0)
+                                conflicts: [], pendingAfter: 0)
 
         // 3. Upload in one source transaction. A dry run keeps it open (uncommitted) through
         // the download and rolls it back at the end.
@@ -383,7 +383,7 @@ final class SyncRun {
                       let row = try sourceRows.row(change.globalID, in: table) else { continue }
                 try bringRelated(to: row, of: table, scope: scope, report: &report)
             }
-            report.leftArea += try removeRowsWithoutParent(scope: scope)
+            report.left += try removeRowsWithoutParent(scope: scope)
             try DeferredRows.replace(with: deferred.compactMap { key in tablesByName[key.table].map { ($0.name, key.globalID) } },
                                      in: package)
         }
@@ -489,7 +489,8 @@ final class SyncRun {
             }
             outcome.conflicts += result.conflicts
             let geometryEdited = table.geometryColumn.map { change.changedColumns.contains($0) } ?? false
-            if result.leavesRowsEqual && !geometryEdited && change.operation != .insert {
+            // A filtered layer's row may have been edited out of its filter: the download decides.
+            if result.leavesRowsEqual && !geometryEdited && change.operation != .insert && table.cut.filter == nil {
                 outcome.settled.insert(RowKey(change.table, change.globalID))
             }
             plans.append((change, table, result))
@@ -585,7 +586,11 @@ final class SyncRun {
         }
         guard let row = try downloadForm(of: found, in: table, scope: scope) else {
             let removed = try packageRows.delete(globalID, from: table)
-            if removed { report.leftArea += 1 }
+            if removed {
+                let reason = try mappingLinks.inPackage(sourceRow: found, of: table).flatMap { try scope.reasonOutside($0, of: table) }
+                    ?? "the package lacks a row it links"
+                report.left.append(DepartedRow(table: table.name, globalID: globalID, reason: reason))
+            }
             return removed
         }
         if let existing = try packageRows.row(globalID, in: table) {
@@ -671,12 +676,14 @@ final class SyncRun {
     /// deleted, on either side), and links whose either end is gone; rows with a pending local
     /// change stay (they go up first).
     /// - Returns: how many rows left.
-    func removeRowsWithoutParent(scope: DownloadScope) throws -> Int {
-        var removed = 0
+    func removeRowsWithoutParent(scope: DownloadScope) throws -> [DepartedRow] {
+        var removed: [DepartedRow] = []
         func removeLinksWithMissingEnds() throws {
             for (mapping, globalIDs) in try mappingLinks.packageLinksWithMissingEnds() {
                 for globalID in globalIDs where !pendingRows.contains(RowKey(mapping.name, globalID)) {
-                    if try packageRows.delete(globalID, from: mapping) { removed += 1 }
+                    if try packageRows.delete(globalID, from: mapping) {
+                        removed.append(DepartedRow(table: mapping.name, globalID: globalID, reason: "a row it links left the package"))
+                    }
                 }
             }
         }
@@ -686,7 +693,7 @@ final class SyncRun {
         for table in tables where scope.isRelatedOnly(table) {
             for globalID in try scope.packageRowsWithoutParent(of: table) where !pendingRows.contains(RowKey(table.name, globalID)) {
                 if try packageRows.delete(globalID, from: table) {
-                    removed += 1
+                    removed.append(DepartedRow(table: table.name, globalID: globalID, reason: "no row in the package relates to it any more"))
                     removedRelated = true
                 }
             }

@@ -69,11 +69,26 @@ public func runProcess(_ executable: String, _ arguments: [String],
     try p.run()
     // Read both pipes before waiting, so a chatty process cannot block on a full pipe.
     let errData = ReadInBackground(err.fileHandleForReading)
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let outData = readToEnd(out.fileHandleForReading)
     p.waitUntilExit()
     return ProcessResult(status: p.terminationStatus,
                          stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData.wait(), as: UTF8.self))
+}
+
+/// Everything a pipe gives until its end. Foundation's `readDataToEndOfFile` traps on EINTR,
+/// which a child's SIGCHLD can cause while tests run processes in parallel; this retries.
+private func readToEnd(_ handle: FileHandle) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if n > 0 {
+            data.append(contentsOf: buffer[0..<n])
+        } else if n == 0 || errno != EINTR {
+            return data
+        }
+    }
 }
 
 private final class ReadInBackground: @unchecked Sendable {
@@ -81,7 +96,7 @@ private final class ReadInBackground: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     init(_ handle: FileHandle) {
         DispatchQueue.global().async {
-            self.data = handle.readDataToEndOfFile()
+            self.data = readToEnd(handle)
             self.done.signal()
         }
     }

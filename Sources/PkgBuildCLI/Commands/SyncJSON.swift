@@ -28,6 +28,8 @@ enum SyncJSON {
             "uploaded": counts(r.uploaded), "downloaded": counts(r.downloaded), "left_area": .int(r.leftArea),
             "pending_after": .int(r.pendingAfter), "conflicts": .array(r.conflicts.map { conflict($0) }),
             "reattached_from": .string(r.reattachedFrom),
+            "left": .array(r.left.map { .object(["table": .string($0.table), "globalid": .string($0.globalID),
+                                                 "reason": .string($0.reason)]) }),
         ])
     }
 
@@ -41,10 +43,11 @@ enum SyncJSON {
         case .stoppedOnConflicts:
             out += "Sync stopped on \(r.conflicts.count) conflict\(r.conflicts.count == 1 ? "" : "s"); nothing was changed on either side.\n"
         case .completed, .completedWithPending:
-            out += "Uploaded:   \(c(r.uploaded))\nDownloaded: \(c(r.downloaded)), \(r.leftArea) left the area\n"
+            out += "Uploaded:   \(c(r.uploaded))\nDownloaded: \(c(r.downloaded)), \(r.leftArea) left the package\n"
             out += "Generation: \(r.generationBefore) -> \(r.generationAfter)\n"
             if r.pendingAfter > 0 { out += "Pending:    \(r.pendingAfter) local change\(r.pendingAfter == 1 ? "" : "s") not synced\n" }
         }
+        for row in r.left { out += "Left:       \(row.table) \(row.globalID): \(row.reason)\n" }
         if !r.conflicts.isEmpty { out += "\n" + table(r.conflicts.map { ($0, nil) }) }
         for conflict in r.conflicts { if let message = conflict.message { out += "\(conflict.table) \(conflict.globalID): \(message)\n" } }
         return out
