@@ -352,6 +352,7 @@ extension SQLiteValue {
         switch self {
         case .blob(let b): return 16 + b.count
         case .text(let t): return 16 + t.utf8.count
+        case .textBytes(let b): return 16 + b.count
         default: return 16
         }
     }
