@@ -155,13 +155,14 @@ extension SQLiteValue: Hashable {
         case .null: hasher.combine(0)
         case .integer(let v): hasher.combine(1); hasher.combine(v)
         case .real(let v): hasher.combine(2); hasher.combine(v)
-        case .text(let v):
+        case .text(var v):
+            // Both text cases hash their bytes the same way, as they compare.
             hasher.combine(3)
-            for byte in v.utf8 { hasher.combine(byte) }
+            v.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             hasher.combine(v.utf8.count)
         case .textBytes(let bytes):
             hasher.combine(3)
-            for byte in bytes { hasher.combine(byte) }
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
             hasher.combine(bytes.count)
         case .blob(let v): hasher.combine(4); hasher.combine(v)
         }
