@@ -123,6 +123,34 @@ import Testing
                 "\(changes.stdout)")
     }
 
+    /// Latin-1 keys of a relationship: create follows them to the related row, `related` finds
+    /// it, and an office change of the related row comes down (keys matched as bytes, not as
+    /// U+FFFD text that matches nothing).
+    @Test func relationshipKeysInLatin1ArePackagedRelatedAndSynced() throws {
+        let fixture = try SyncFixture()
+        let dénaLatin1 = "44C94E41"
+        for table in ["parks", "park_visitors"] {
+            try gdal(fixture.sourcePath, "UPDATE \(table) SET unit_code = CAST(x'\(dénaLatin1)' AS TEXT) WHERE unit_code = 'DENA'")
+        }
+        let url = try fixture.makePackage()
+        let data = Self.data(url)
+        #expect(try sqlite3(data, "SELECT count(*) FROM park_visitors WHERE hex(unit_code) = '\(dénaLatin1)'") == "1")
+        let park = try sqlite3(data, "SELECT globalid FROM parks WHERE hex(unit_code) = '\(dénaLatin1)'")
+
+        let related = CLI.run(["related", url.path, "--layer", "parks", "--id", park, "--json"])
+        #expect(related.exitCode == 0, "\(related.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(related.stdout.utf8)) as? [[String: Any]] ?? []
+        let visitors = rows.first { $0["layer"] as? String == "park_visitors" }
+        #expect((visitors?["attributes"] as? [String: Any])?["unit_code"] as? String == "D\\xC9NA", "\(related.stdout)")
+
+        try gdal(fixture.sourcePath, "UPDATE park_visitors SET survey_year = 2031 WHERE hex(unit_code) = '\(dénaLatin1)'")
+        let report = try fixture.sync(url)
+        #expect(report.status == .completed && report.downloaded.updated == 1)
+        #expect(try sqlite3(data, "SELECT survey_year || ' ' || hex(unit_code) FROM park_visitors WHERE hex(unit_code) = '\(dénaLatin1)'")
+            == "2031 \(dénaLatin1)")
+        try Self.expectConverged(fixture, url)
+    }
+
     /// A second sync finds nothing to do: no upload, no download, no conflict, nothing pending.
     static func expectConverged(_ fixture: SyncFixture, _ url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let again = try fixture.sync(url)
