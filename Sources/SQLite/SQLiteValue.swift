@@ -68,6 +68,12 @@ public enum SQLiteValue: Sendable {
         }
     }
 
+    /// True for text whose bytes are not UTF-8 (which no `String` can hold).
+    public var isTextBytes: Bool {
+        if case .textBytes = self { return true }
+        return false
+    }
+
     /// Text built from stored bytes: `.text` when they are valid UTF-8, else `.textBytes`.
     public static func text(bytes: some Collection<UInt8>) -> SQLiteValue {
         if let string = String(validating: bytes, as: UTF8.self) { return .text(string) }

@@ -46,6 +46,14 @@ import Testing
         try Self.expectConverged(fixture, url)
     }
 
+    @Test func createKeepsALatin1LayerDescription() throws {
+        let fixture = try SyncFixture()
+        try sqlite3(fixture.sourcePath, "UPDATE gpkg_contents SET description = CAST(x'\(Self.doña)' AS TEXT) WHERE table_name = 'airports'")
+        let url = try fixture.makePackage()
+        #expect(try sqlite3(Self.data(url), "SELECT hex(description) FROM gpkg_contents WHERE table_name = 'airports'") == Self.doña)
+        try fixture.expectGDALValid(url)
+    }
+
     @Test func anOfflineEditOfTheLatin1TextUploadsItsBytes() throws {
         let (fixture, url, id) = try Self.makeLatin1Package()
         try python(Self.data(url), "UPDATE airports SET name = CAST(x'\(Self.doñaInés)' AS TEXT) WHERE globalid = '\(id)'")
@@ -162,6 +170,7 @@ import Testing
 }
 
 /// Runs SQL with sqlite3 and returns its output, trimmed.
+@discardableResult
 private func sqlite3(_ path: String, _ sql: String) throws -> String {
     let r = try runProcess("sqlite3", [path, sql])
     #expect(r.status == 0, "sqlite3 \(sql): \(r.stderr)")
