@@ -109,7 +109,8 @@ extension SQLiteValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral,
 }
 
 extension SQLiteValue: CustomStringConvertible {
-    /// The value written as an SQL literal: `NULL`, `42`, `1.5`, `'it''s'`, `X'00FF'`.
+    /// The value written as an SQL literal: `NULL`, `42`, `1.5`, `'it''s'`, `X'00FF'`, and text
+    /// that is not UTF-8 as `CAST(X'446FF161' AS TEXT)`. For people, see ``displayText``.
     public var description: String {
         switch self {
         case .null:
