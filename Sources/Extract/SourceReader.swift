@@ -337,6 +337,14 @@ final class SourceReader {
                 copiedMetadata.append(mapping)
             }
         }
+        // The writer names and describes each table from the schema's Strings, which cannot
+        // hold text that is not UTF-8: such an identifier or description is copied as its value.
+        for row in try connection.query("""
+            SELECT table_name, identifier, description FROM gpkg_contents WHERE lower(table_name) IN (\(tableList))
+            """) where row[1].isTextBytes || row[2].isTextBytes {
+            _ = send(.sql("UPDATE gpkg_contents SET identifier = coalesce(?, identifier), description = coalesce(?, description) "
+                          + "WHERE table_name = ?", [row[1], row[2], row[0]]))
+        }
         if try exists("gpkg_extensions") {
             let names = (copiedMetadata.map { $0.lowercased() } + Array(inPackage)).map(SQL.literal).joined(separator: ", ")
             try copyRows("gpkg_extensions", where: """
@@ -352,6 +360,7 @@ extension SQLiteValue {
         switch self {
         case .blob(let b): return 16 + b.count
         case .text(let t): return 16 + t.utf8.count
+        case .textBytes(let b): return 16 + b.count
         default: return 16
         }
     }

@@ -94,6 +94,12 @@ struct ValueChecker {
                 throw wrongType(field, type, "the text has \(text.count) characters, more than \(maxLength)")
             }
             return value
+        case (.text(let maxLength), .textBytes(let bytes)):
+            // Text that is not UTF-8 (Latin-1 from an older client): a byte is a character.
+            if let maxLength, bytes.count > maxLength {
+                throw wrongType(field, type, "the text has \(bytes.count) characters, more than \(maxLength)")
+            }
+            return value
         case (.date, .text(let text)):
             guard Self.isDate(text) else { throw wrongType(field, type, "'\(text)' is not a date written YYYY-MM-DD") }
             return value
@@ -105,7 +111,7 @@ struct ValueChecker {
         case (.blob, .blob):
             return value
         default:
-            throw wrongType(field, type, "\(Self.kindName(of: value)) \(value) cannot be stored in it")
+            throw wrongType(field, type, "\(Self.kindName(of: value)) \(Self.quoted(value)) cannot be stored in it")
         }
     }
 
@@ -133,7 +139,9 @@ struct ValueChecker {
             }
         case .glob(let pattern):
             // SQLite's own GLOB, so the test is the one the spec means.
-            let matches = try connection.scalar("SELECT ? GLOB ?", [.text(Self.plainText(value)), .text(pattern)])
+            // Text is matched as it is stored (its bytes, UTF-8 or not).
+            let subject = value.storageClass == .text ? value : .text(Self.plainText(value))
+            let matches = try connection.scalar("SELECT ? GLOB ?", [subject, .text(pattern)])
             guard matches?.int64Value == 1 else {
                 throw PackageError(.constraintViolation,
                                    "'\(Self.plainText(value))' does not match the pattern of '\(field.name)' (constraint \(name)): \(pattern)")
@@ -149,11 +157,18 @@ struct ValueChecker {
     static func plainText(_ value: FieldValue) -> String {
         switch value {
         case .text(let text): text
+        case .textBytes: value.displayText ?? ""
         case .integer(let v): String(v)
         case .real(let v): format(v)
         case .null: "NULL"
         case .blob: value.description
         }
+    }
+
+    /// A value as an error message quotes it: an SQL literal, text that is not UTF-8 escaped.
+    private static func quoted(_ value: FieldValue) -> String {
+        if case .textBytes = value, let shown = value.displayText { return "'\(shown)'" }
+        return value.description
     }
 
     private static func format(_ v: Double) -> String {
@@ -165,7 +180,7 @@ struct ValueChecker {
         case .null: "NULL"
         case .integer: "the integer"
         case .real: "the number"
-        case .text: "the text"
+        case .text, .textBytes: "the text"
         case .blob: "a blob"
         }
     }

@@ -64,6 +64,8 @@ extension Connection {
     /// now on, or removes it with nil. Use it to run SQL from users (a `--where` filter) that
     /// may only read: allow `.select`, `.read` of the one table and known functions, deny the rest.
     ///
+    /// An access naming anything that is not UTF-8 is denied without calling `authorizer`.
+    ///
     /// Prepared statements keep what was decided when they were compiled (SQLite re-asks
     /// only when it recompiles them after a schema change).
     public func setAuthorizer(_ authorizer: SQLiteAuthorizer?) {
@@ -79,10 +81,13 @@ extension Connection {
         sqlite3_set_authorizer(handle, { userData, code, first, second, database, accessor in
             guard let userData else { return SQLITE_DENY }
             let box = Unmanaged<AuthorizerBox>.fromOpaque(userData).takeUnretainedValue()
-            let request = AuthorizerRequest(code: code, first: first.map { String(cString: $0) },
-                                            second: second.map { String(cString: $0) },
-                                            database: database.map { String(cString: $0) },
-                                            accessor: accessor.map { String(cString: $0) })
+            // A name that is not UTF-8 is refused unasked: decoded with U+FFFD, "Do\xF1a" and
+            // "Do\xF2a" would be one name, and allowing one table would allow the other.
+            let given = [first, second, database, accessor]
+            let names = given.map { $0.flatMap { String(validatingCString: $0) } }
+            if zip(given, names).contains(where: { $0.0 != nil && $0.1 == nil }) { return SQLITE_DENY }
+            let request = AuthorizerRequest(code: code, first: names[0], second: names[1],
+                                            database: names[2], accessor: names[3])
             switch box.body(request) {
             case .allow: return SQLITE_OK
             case .deny: return SQLITE_DENY

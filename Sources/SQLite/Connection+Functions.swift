@@ -65,6 +65,13 @@ func setFunctionResult(_ value: SQLiteValue, on context: OpaquePointer) {
         sqlite3_result_double(context, v)
     case .text(let v):
         v.withCString { sqlite3_result_text64(context, $0, UInt64(v.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8)) }
+    case .textBytes(let bytes):
+        // Text with its bytes as they are (a function passing a Latin-1 value through keeps it).
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                sqlite3_result_text64(context, $0.baseAddress, UInt64($0.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
     case .blob(let bytes):
         if bytes.isEmpty {
             sqlite3_result_zeroblob(context, 0)
@@ -89,7 +96,7 @@ extension SQLiteValue {
         case .text:
             let text = sqlite3_value_text(value)
             let count = Int(sqlite3_value_bytes(value))
-            self = .text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? "")
+            self = text.map { .text(bytes: UnsafeBufferPointer(start: $0, count: count)) } ?? .text("")
         case .blob:
             let bytes = sqlite3_value_blob(value)
             let count = Int(sqlite3_value_bytes(value))

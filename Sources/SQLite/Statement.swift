@@ -81,6 +81,13 @@ public final class Statement {
         case .text(let v):
             // TRANSIENT: SQLite copies the bytes, since Swift's buffer lives only for this call.
             rc = v.withCString { sqlite3_bind_text64(handle, i, $0, UInt64(v.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8)) }
+        case .textBytes(let bytes):
+            // Text, never a blob, with the byte count: SQLite stores the bytes as they are.
+            rc = bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    sqlite3_bind_text64(handle, i, $0.baseAddress, UInt64($0.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
         case .blob(let bytes):
             return try bytes.withUnsafeBytes { try bind(bytes: $0, at: index) }
         }
@@ -230,7 +237,8 @@ public final class Statement {
         return sqlite3_column_double(handle, Int32(index))
     }
 
-    /// The column as text, or nil when it is NULL.
+    /// The column as text, or nil when it is NULL. Bytes that are not UTF-8 become U+FFFD:
+    /// right for names and messages, never for data (``value(at:)`` keeps the bytes).
     public func string(at index: Int) -> String? {
         checkColumn(index)
         let i = Int32(index)
@@ -268,9 +276,18 @@ public final class Statement {
         case .null: .null
         case .integer: .integer(int64(at: index))
         case .real: .real(double(at: index))
-        case .text: .text(string(at: index) ?? "")
+        case .text: text(at: index)
         case .blob: .blob(blob(at: index) ?? [])
         }
+    }
+
+    /// A TEXT column's value with its bytes exactly as stored (``SQLiteValue/text(bytes:)``).
+    private func text(at index: Int) -> SQLiteValue {
+        let i = Int32(index)
+        guard let text = sqlite3_column_text(handle, i) else { return .text("") }
+        // The byte count is read after the text, as SQLite's docs require.
+        let count = Int(sqlite3_column_bytes(handle, i))
+        return .text(bytes: UnsafeBufferPointer(start: text, count: count))
     }
 
     /// All values of the current row.

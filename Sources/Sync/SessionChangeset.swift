@@ -66,6 +66,11 @@ public enum SessionChangeset {
             let bytes = Array(v.utf8)
             putVarint(UInt64(bytes.count), into: &out)
             out += bytes
+        case .textBytes(let bytes):
+            // Text that is not UTF-8 travels as its bytes, type TEXT, as SQLite's session would.
+            out.append(3)
+            putVarint(UInt64(bytes.count), into: &out)
+            out += bytes
         case .blob(let bytes):
             out.append(4)
             putVarint(UInt64(bytes.count), into: &out)

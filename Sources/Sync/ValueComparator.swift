@@ -38,13 +38,15 @@ public final class ValueComparator {
         return (try? geos.equals(gx.geometry, gy.geometry)) ?? false
     }
 
-    /// The value as text for people: geometries as WKT, blobs as hex, NULL as nil.
+    /// The value as text for people: geometries as WKT, blobs as hex, text that is not UTF-8
+    /// escaped (`Do\xF1a`), NULL as nil.
     public func describe(_ table: SyncTable, _ column: String, _ value: SQLiteValue) -> String? {
         switch value {
         case .null: return nil
         case .integer(let v): return String(v)
         case .real(let v): return String(v)
         case .text(let v): return v
+        case .textBytes: return value.displayText
         case .blob(let bytes):
             if table.isGeometry(column), let decoded = try? GeoPackageBinary(bytes: bytes) {
                 return decoded.geometry.wkt

@@ -89,4 +89,27 @@ struct AuthorizerTests {
         }
         #expect(try db.query("SELECT name, area FROM parks WHERE fid = 1") == [["Denali", nil]])
     }
+
+    @Test("a name that is not UTF-8 is refused: decoded, two tables would share one name")
+    func nonUTF8NamesRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("latin1.db")
+        // Tables named with Latin-1 bytes (F1, F2: octal 361, 362; sqlite3 takes the bytes as they
+        // are); a view reads the second. Both names decode to "Do\u{FFFD}a".
+        let script = "CREATE TABLE \"Do\\361a\"(x); CREATE TABLE \"Do\\362a\"(secret); "
+            + "INSERT INTO \"Do\\362a\" VALUES (42); CREATE VIEW peek AS SELECT secret FROM \"Do\\362a\";"
+        let made = try runProcess("/bin/sh", ["-c", "printf '\(script)' | sqlite3 \"$0\"", path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let db = try Connection(path: path)
+        let own = try #require(try db.scalar("SELECT name FROM sqlite_master WHERE hex(name) = '446FF161'")?.stringValue)
+        db.setAuthorizer { request in
+            switch request.action {
+            case .select: .allow
+            case .read(let table, _) where table == own || table == "peek": .allow
+            default: .deny
+            }
+        }
+        let error = try #require(throws: SQLiteError.self) { _ = try db.prepare("SELECT secret FROM peek") }
+        #expect(error.code == 23, "\(error)")
+    }
 }

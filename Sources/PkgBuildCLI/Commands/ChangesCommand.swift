@@ -44,6 +44,7 @@ struct ChangesCommand: Command {
             case .integer(let i): return .int(i)
             case .real(let d): return .number(d)
             case .text(let s): return .string(s)
+            case .textBytes: return .string(v.displayText ?? "")
             case .blob(let bytes):
                 if geometryColumns[table] == column, let g = try? GeoPackageBinary(bytes: bytes) { return .string(g.geometry.wkt) }
                 return .string(v.description)

@@ -48,6 +48,7 @@ enum FeatureOutput {
         case .integer(let v): .int(v)
         case .real(let v): .number(v)
         case .text(let v): .string(v)
+        case .textBytes: .string(value.displayText ?? "")
         case .blob(let bytes): .string("<\(bytes.count) bytes>")
         }
     }
@@ -60,6 +61,7 @@ enum FeatureOutput {
     static func text(_ value: FieldValue) -> String {
         switch value {
         case .text(let v): v
+        case .textBytes: value.displayText ?? ""
         case .blob(let bytes): "<\(bytes.count) bytes>"
         default: value.description
         }
