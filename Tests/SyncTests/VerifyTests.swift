@@ -204,10 +204,51 @@ private let gdalAddZLayers = """
         #expect(Set(divergent.compactMap { $0["globalid"] as? String }) == [inside, leaving], "\(divergent)")
         #expect((divergent.first { $0["globalid"] as? String == leaving }?["reason"] as? String)?.contains("does not belong") == true)
 
+        // A delete at the source that no log recorded: the package keeps a row the source lost.
+        let deleted = try globalID(source, "SELECT globalid FROM airports WHERE iata_code = 'ADQ'")
+        try edit(fixture.sourcePath, "airports", deleted, bypass: true, "delete")
+        let lost = try entries(verify(fixture, url), "divergent")
+        #expect((lost.first { $0["globalid"] as? String == deleted }?["reason"] as? String)?.contains("the source does not") == true, "\(lost)")
+
         // The same move recorded by the office is behind.
         try edit(fixture.sourcePath, "airports", leaving, bypass: false, "geometry", "POINT (-121 40)")
         let behind = try entries(verify(fixture, url), "behind")
         #expect(behind.contains { $0["globalid"] as? String == leaving }, "\(behind)")
+    }
+
+    @Test func reprojectedLayersCompareWithinTheStatedTolerance() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage(arguments: ["--crs", "EPSG:3338"])
+        let package = try fixture.openPackage(url).connection
+        let anc = try storedPoint(package, "SELECT geom FROM airports WHERE iata_code = 'ANC'")
+        let expected = try SyncOracles.point("albers_of_anc")
+        #expect(abs(anc.x - expected.x) < 1e-6 && abs(anc.y - expected.y) < 1e-6, "the package holds what cs2cs gives")
+        let airport = try globalID(package, "SELECT globalid FROM airports WHERE iata_code = 'ANC'")
+        // Well within the tolerance (1e-6 m): the same point.
+        try edit(data(url), "airports", airport, bypass: true, "geometry", "POINT (\(anc.x + 2e-7) \(anc.y))")
+        #expect(verify(fixture, url).exitCode == 0)
+        // A centimetre is an edit, and no change log has it.
+        try edit(data(url), "airports", airport, bypass: true, "geometry", "POINT (\(anc.x + 0.01) \(anc.y))")
+        let result = verify(fixture, url)
+        #expect(result.exitCode == 3, "\(result.stdout)")
+        #expect(try entries(result, "divergent").map { $0["columns"] as? [String] } == [["geom"]])
+    }
+
+    @Test func clippedLayersCompareAttributesAndTheClippedGeometry() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage(arguments: ["--clip"])
+        let source = try fixture.openSource().connection
+        // Denali lies across the area's edge, so the package holds a cut of it.
+        let park = try globalID(source, "SELECT globalid FROM parks WHERE unit_code = 'DENA'")
+        let other = try globalID(source, "SELECT globalid FROM parks WHERE unit_code = 'KATM'")
+        try edit(fixture.sourcePath, "parks", park, bypass: true, "sql", "UPDATE parks SET unit_name = 'Denali' WHERE globalid = '\(park)'")
+        try edit(fixture.sourcePath, "parks", other, bypass: true, "geometry", "MULTIPOLYGON (((-150 60,-149 60,-149 61,-150 61,-150 60)))")
+        let result = verify(fixture, url)
+        #expect(result.exitCode == 3, "\(result.stdout)")
+        let divergent = try entries(result, "divergent")
+        #expect(divergent.first { $0["globalid"] as? String == park }?["columns"] as? [String] == ["unit_name"], "\(divergent)")
+        #expect(divergent.first { $0["globalid"] as? String == other }?["columns"] as? [String] == ["geom"], "\(divergent)")
+        #expect(divergent.count == 2, "\(divergent)")
     }
 
     @Test func jsonShapeIsStable() throws {
