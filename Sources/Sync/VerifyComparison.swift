@@ -79,13 +79,14 @@ final class VerifyComparison {
                 result += explain(whole: table, mine.id, row: mine.row, reason: "the package has the row and the source does not")
                 try here.advance()
             } else if order > 0, let theirs = there.current {
-                if try belongs(theirs.row, of: table) != nil {
+                // A schema-only layer expects none of the source's rows; it keeps those it has.
+                if !table.cut.schemaOnly, try belongs(theirs.row, of: table) != nil {
                     result += explain(whole: table, theirs.id, row: theirs.row,
                                       reason: "the row belongs in the package (\(membership(table))) and the package lacks it")
                 }
                 try there.advance()
             } else if let mine = here.current, let theirs = there.current {
-                if let expected = try belongs(theirs.row, of: table) {
+                if let expected = table.cut.schemaOnly ? theirs.row : try belongs(theirs.row, of: table) {
                     result += try explain(columns: table, mine.id, package: mine.row, expected: expected)
                 } else {
                     result += explain(whole: table, mine.id, row: mine.row,
