@@ -34,7 +34,7 @@ public struct VerifyDifference: Sendable, Hashable {
 
 /// The result of one verification of a package against its source.
 public struct VerifyReport: Sendable, Hashable {
-    /// The package's data.gpkg and the source, as opened.
+    /// The package and the source, as given (or, for the source, as the package names it).
     public var package: String
     public var source: String
     /// How far apart the coordinates of a reprojected layer may be, in the units of the

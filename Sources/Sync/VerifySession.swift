@@ -57,7 +57,7 @@ public final class VerifySession {
         defer { for connection in [package.connection, source.connection] { try? connection.execute("ROLLBACK") } }
         let comparison = try VerifyComparison(package: package.connection, source: source.connection, state: state,
                                               manifest: files.manifest)
-        return VerifyReport(package: files.data.path, source: sourcePath, tolerance: Self.tolerance,
+        return VerifyReport(package: packageURL.path, source: sourcePath, tolerance: Self.tolerance,
                             differences: try comparison.differences())
     }
 

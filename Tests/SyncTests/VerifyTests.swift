@@ -259,7 +259,11 @@ private let gdalAddZLayers = """
         #expect(result.exitCode == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["package", "source", "tolerance", "pending", "behind", "divergent", "summary"])
+        #expect(object["package"] as? String == url.path)
         #expect(object["source"] as? String == fixture.sourcePath)
+        // Without --source, the source the package names.
+        let named = CLI.run(["verify", url.path])
+        #expect(named.exitCode == 0 && named.stdout.contains("Source:  \(fixture.sourcePath)"), "\(named.stdout)\(named.stderr)")
         #expect(object["summary"] as? [String: Int] == ["pending": 0, "behind": 0, "divergent": 0])
         let keys = ["table", "globalid", "columns", "reason"]
         try edit(data(url), "airports", try globalID(try fixture.openPackage(url).connection, "SELECT globalid FROM airports LIMIT 1"),
