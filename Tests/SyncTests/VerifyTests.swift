@@ -252,6 +252,29 @@ private let gdalAddZLayers = """
         #expect(divergent.count == 2, "\(divergent)")
     }
 
+    /// Verify's verdict against the files themselves: after a row is edited offline out of
+    /// its layer's filter and synced, either the row left the package and verify finds
+    /// nothing, or it stayed and verify calls it divergent; never a stale row passed as clean.
+    @Test func aRowEditedOutOfItsFilterEitherLeavesOrIsDivergent() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage(arguments: ["--where", "airports:type = 'major'"])
+        let airport = try globalID(try fixture.openPackage(url).connection, "SELECT globalid FROM airports WHERE iata_code = 'ANC'")
+        let local = try runProcess("/usr/bin/ogrinfo", ["-q", data(url), "-sql", "UPDATE airports SET type = 'closed' WHERE iata_code = 'ANC'"])
+        try #require(local.status == 0, "\(local.stderr)")
+        let pending = try entries(verify(fixture, url), "pending")
+        #expect(pending.map { $0["globalid"] as? String } == [airport], "before the sync the edit is pending: \(pending)")
+
+        _ = try fixture.sync(url)
+        let stayed = try fixture.openPackage(url).connection.scalar("SELECT count(*) FROM airports WHERE globalid = '\(airport)'") == 1
+        let result = verify(fixture, url)
+        let divergent = try entries(result, "divergent")
+        if stayed {
+            #expect(result.exitCode == 3 && divergent.map { $0["globalid"] as? String } == [airport], "\(result.stdout)")
+        } else {
+            #expect(result.exitCode == 0 && divergent.isEmpty, "\(result.stdout)")
+        }
+    }
+
     @Test func jsonShapeIsStable() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage()
