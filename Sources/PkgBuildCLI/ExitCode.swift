@@ -10,6 +10,9 @@ public enum ExitCode: Int32, Error, Sendable, CaseIterable {
     case failure = 1
     /// A sync finished but stopped on conflicts its policy left unresolved.
     case conflicts = 2
+    /// `verify` found a difference between a package and its source that no recorded change
+    /// explains.
+    case divergent = 3
     /// The command line itself was wrong: unknown option, missing or malformed value.
     case usage = 64
     /// The user interrupted the work (Ctrl-C); 128 + SIGINT, as shells report it.

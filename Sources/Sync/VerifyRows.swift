@@ -1,0 +1,95 @@
+/// Rows read for `verify` exactly as stored: text keeps its bytes (SQLite hands text to Swift
+/// decoded, and a decoding replaces bytes that are not UTF-8 with U+FFFD, which would make
+/// Latin-1 text and its mangled copy look equal).
+import Geodatabase
+import SQLite
+
+/// One stored row: its values, and the bytes of each text value.
+struct VerifyRow {
+    var values: RowValues
+    /// The stored bytes of the text values, by column index.
+    var textBytes: [Int: [UInt8]]
+
+    /// The value of column `index` as SQLite holds it: text by its bytes.
+    func exact(_ index: Int) -> ExactValue {
+        if let bytes = textBytes[index] { return .text(bytes) }
+        return ExactValue(values.values[index])
+    }
+}
+
+/// A value compared byte for byte: text as its bytes, never decoded.
+enum ExactValue: Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text([UInt8])
+    case blob([UInt8])
+
+    init(_ value: SQLiteValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let v): self = .integer(v)
+        case .real(let v): self = .real(v)
+        case .text(let v): self = .text(Array(v.utf8))
+        case .blob(let v): self = .blob(v)
+        }
+    }
+
+    /// Equal values; an integer equals a real of the same value (a client may store 2 where
+    /// the source has 2.0, and nothing is lost either way).
+    func same(_ other: ExactValue) -> Bool {
+        switch (self, other) {
+        case (.integer(let x), .real(let y)), (.real(let y), .integer(let x)): return Double(x) == y
+        default: return self == other
+        }
+    }
+}
+
+/// The rows of one synced table in one database, in global id order (SQLite's BINARY order,
+/// which is the order of the ids' bytes), one at a time: memory does not grow with the table.
+///
+/// - Important: Holds a statement of its connection: one owner at a time.
+final class VerifyCursor {
+    private let statement: Statement
+    private let columns: [String]
+    private let globalIndex: Int
+    /// The row under the cursor and its global id (bytes, to order as SQLite does); nil at the end.
+    private(set) var current: (id: [UInt8], row: VerifyRow)?
+
+    /// Every row of `table` in `connection`.
+    convenience init(_ table: SyncTable, in connection: Connection) throws {
+        try self.init(table, sql: """
+            SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name))
+            ORDER BY \(SQL.identifier(table.globalIDColumn))
+            """, arguments: [], in: connection)
+    }
+
+    /// The rows `sql` selects, `table.columns` in order.
+    init(_ table: SyncTable, sql: String, arguments: [SQLiteValue], in connection: Connection) throws {
+        columns = table.columns
+        globalIndex = table.columns.firstIndex(of: table.globalIDColumn) ?? 0
+        statement = try connection.prepare(sql)
+        try statement.bind(arguments)
+        try advance()
+    }
+
+    /// Moves to the next row.
+    func advance() throws {
+        guard try statement.step() else {
+            current = nil
+            return
+        }
+        var values: [SQLiteValue] = []
+        var text: [Int: [UInt8]] = [:]
+        values.reserveCapacity(columns.count)
+        for index in 0..<columns.count {
+            values.append(statement.value(at: index))
+            if statement.columnType(at: index) == .text {
+                text[index] = statement.withBytes(at: index) { Array($0) }
+            }
+        }
+        // A row without a global id sorts first (NULL) and is keyed by nothing.
+        let id = text[globalIndex] ?? []
+        current = (id, VerifyRow(values: RowValues(columns: columns, values: values), textBytes: text))
+    }
+}
