@@ -76,20 +76,13 @@ public final class SyncSession {
         }
         let scope = RegisteredScope(replica)
         state = scope.applied(to: state)
-        // Each schema read once, before any write.
-        let packageSchema = try GeoPackageSchema.read(from: package.connection)
-        let sourceSchema = try GeoPackageSchema.read(from: source.connection)
-        let tables = try scope.applied(to: SyncTables.load(package: package.connection, source: source.connection,
-                                                           packageSchema: packageSchema, sourceSchema: sourceSchema,
-                                                           manifest: files.manifest), source: source.connection)
-        // One GEOS and one PROJ context for the whole sync, which runs on this thread.
-        let geos = try GEOSContext()
-        let proj = try PROJContext()
-        let areas = try SyncTables.areas(for: tables, state: state, sourceSchema: sourceSchema, geos: geos, proj: proj)
-        let projections = try LayerProjections(tables: tables, package: packageSchema, source: sourceSchema, geos: geos, proj: proj)
+        // Each schema read once, before any write; one GEOS and one PROJ context for the whole
+        // sync, which runs on this thread.
+        let setup = try SyncSetup(package: package.connection, source: source.connection, state: state, scope: scope,
+                                  manifest: files.manifest)
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
-                          tables: tables, relationships: packageSchema.relationships, areas: areas,
-                          projections: projections, sourcePath: sourcePath, geos: geos)
+                          tables: setup.tables, relationships: setup.packageSchema.relationships, areas: setup.areas,
+                          projections: setup.projections, sourcePath: sourcePath, geos: setup.geos)
         if options.reattach { try run.markDifferencesForReattach() }
         // `create` registers the replica as pending, renames the package into place, then
         // activates it; a re-attach registers it pending until the package took it. A crash

@@ -25,30 +25,23 @@ final class VerifyComparison {
     /// Rows the source changed after the package's position, other than by its own syncs.
     private let behind: Set<RowKey>
 
-    init(package: Connection, source: Connection, state: PackageSyncState, manifest: PackageManifest?) throws {
+    init(package: Connection, source: Connection, state: PackageSyncState, setup: SyncSetup) throws {
         self.package = package
         self.source = source
-        let packageSchema = try GeoPackageSchema.read(from: package)
-        let sourceSchema = try GeoPackageSchema.read(from: source)
-        tables = try SyncTables.load(package: package, source: source, packageSchema: packageSchema,
-                                     sourceSchema: sourceSchema, manifest: manifest)
-        let geos = try GEOSContext()
-        self.geos = geos
-        multiTables = Set(packageSchema.layers.compactMap { layer in
+        tables = setup.tables
+        geos = setup.geos
+        multiTables = Set(setup.packageSchema.layers.compactMap { layer in
             layer.geometryColumn.flatMap { $0.geometryTypeName.uppercased().hasPrefix("MULTI") ? layer.name.lowercased() : nil }
         })
-        let proj = try PROJContext()
-        let areas = try SyncTables.areas(for: tables, state: state, manifest: manifest, sourceSchema: sourceSchema,
-                                         geos: geos, proj: proj)
-        projections = try LayerProjections(tables: tables, package: packageSchema, source: sourceSchema, geos: geos, proj: proj)
-        mappingLinks = MappingLinks(relationships: packageSchema.relationships, tables: tables, package: package, source: source)
-        scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
-                                  relationships: packageSchema.relationships, projections: projections,
+        projections = setup.projections
+        mappingLinks = MappingLinks(relationships: setup.packageSchema.relationships, tables: tables, package: package, source: source)
+        scope = try DownloadScope(areas: setup.areas, source: source, package: package, tables: tables,
+                                  relationships: setup.packageSchema.relationships, projections: projections,
                                   mappingLinks: mappingLinks, geos: geos)
         var pending: [RowKey: ChangeOperation] = [:]
         try package.forEachRow("SELECT table_name, globalid, operation FROM \(SyncSchema.editsTable)") { row in
             let key = RowKey(row.value(at: 0).stringValue ?? "", row.value(at: 1).stringValue ?? "")
-            pending[key] = ChangeOperation(rawValue: row.value(at: 2).stringValue ?? "") ?? .update
+            pending[key] = try ChangeOperation(parsing: row.value(at: 2))
         }
         self.pending = pending
         var behind = Set<RowKey>()

@@ -31,6 +31,7 @@ enum ExactValue: Equatable {
         case .integer(let v): self = .integer(v)
         case .real(let v): self = .real(v)
         case .text(let v): self = .text(Array(v.utf8))
+        case .textBytes(let v): self = .text(v)
         case .blob(let v): self = .blob(v)
         }
     }

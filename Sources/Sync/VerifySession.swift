@@ -55,8 +55,14 @@ public final class VerifySession {
         // One consistent state of each file; nothing is written, so the end is a rollback.
         for connection in [package.connection, source.connection] { try connection.execute("BEGIN") }
         defer { for connection in [package.connection, source.connection] { try? connection.execute("ROLLBACK") } }
-        let comparison = try VerifyComparison(package: package.connection, source: source.connection, state: state,
-                                              manifest: files.manifest)
+        // The area and filters the source registered, as a sync applies them.
+        let scope = try Reattach.registeredScope(of: state, package: package.connection,
+                                                 at: SourceGeodatabase(connection: source.connection))
+        let scoped = scope.applied(to: state)
+        let setup = try SyncSetup(package: package.connection, source: source.connection, state: scoped, scope: scope,
+                                  manifest: files.manifest)
+        let comparison = try VerifyComparison(package: package.connection, source: source.connection, state: scoped,
+                                              setup: setup)
         return VerifyReport(package: packageURL.path, source: sourcePath, tolerance: Self.tolerance,
                             differences: try comparison.differences())
     }
