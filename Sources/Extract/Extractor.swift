@@ -65,7 +65,8 @@ public enum Extractor {
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
         let prepared = try prepare(request)
         let output = URL(fileURLWithPath: request.output).standardizedFileURL
-        let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force)
+        let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force,
+                                                  inputs: request.inputs)
         let abandoned = directory.abandonedReplica.map(discardAbandoned) ?? []
         @Sendable func reach(_ point: ExtractCheckpoint) throws {
             do { try checkpoint?(point) } catch { throw CheckpointStop(underlying: error) }
@@ -236,7 +237,8 @@ public enum Extractor {
             throw ExtractError(.source, "source \(request.source) does not exist")
         }
         if !request.output.isEmpty {
-            try PackageDirectory.checkOutput(URL(fileURLWithPath: request.output).standardizedFileURL, force: request.force)
+            try PackageDirectory.checkOutput(URL(fileURLWithPath: request.output).standardizedFileURL, force: request.force,
+                                             inputs: request.inputs)
         }
         let connection: Connection
         let schema: GeoPackageSchema
