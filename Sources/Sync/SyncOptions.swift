@@ -86,6 +86,8 @@ public struct SyncReport: Sendable {
     public var conflicts: [Conflict]
     /// Local changes still pending after the sync.
     public var pendingAfter: Int
+    /// What the reader should know about how the sync ran (a dry run on a private copy, ...).
+    public var notes: [String] = []
 
     /// True when the sync should end with exit code 2.
     public var hasUnresolved: Bool { status != .completed }

@@ -43,7 +43,8 @@ public final class SyncSession {
     ///   is half-applied on either side.
     public func run() throws -> SyncReport {
         let files = try PackageFiles(packageURL)
-        let package = try GeoPackage(path: files.data.path, busyTimeout: options.busyTimeout)
+        let copies = DryRunCopies(dryRun: options.dryRun)
+        let package = try GeoPackage(path: try copies.path(for: files.data.path, role: "package"), busyTimeout: options.busyTimeout)
         let state = try PackageSyncState.read(package.connection)
         let sourcePath = try options.source ?? state.source ?? files.manifest?.source.location ?? {
             throw SyncError(.source, "\(packageURL.path): no --source given and the package has no manifest naming one")
@@ -51,7 +52,7 @@ public final class SyncSession {
         guard FileManager.default.fileExists(atPath: sourcePath) else {
             throw SyncError(.source, "source \(sourcePath) does not exist")
         }
-        let source = try GeoPackage(path: sourcePath, busyTimeout: options.busyTimeout)
+        let source = try GeoPackage(path: try copies.path(for: sourcePath, role: "source"), busyTimeout: options.busyTimeout)
         // A sync rewrites many pages of both files: a larger page cache writes each once.
         for connection in [package.connection, source.connection] {
             try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
@@ -87,7 +88,10 @@ public final class SyncSession {
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
                           tables: tables, relationships: packageSchema.relationships, areas: areas,
                           projections: projections, sourcePath: sourcePath, geos: geos)
-        return try run.execute()
+        // The copies (a dry run's on read-only files) live until the run is over.
+        var report = try withExtendedLifetime(copies) { try run.execute() }
+        report.notes += copies.notes
+        return report
     }
 }
 

@@ -27,12 +27,14 @@ enum SyncJSON {
             "generation_before": .int(r.generationBefore), "generation_after": .int(r.generationAfter),
             "uploaded": counts(r.uploaded), "downloaded": counts(r.downloaded), "left_area": .int(r.leftArea),
             "pending_after": .int(r.pendingAfter), "conflicts": .array(r.conflicts.map { conflict($0) }),
+            "notes": .array(r.notes.map { .string($0) }),
         ])
     }
 
     static func text(_ r: SyncReport) -> String {
         func c(_ counts: RowCounts) -> String { "\(counts.inserted) inserted, \(counts.updated) updated, \(counts.deleted) deleted" }
         var out = r.dryRun ? "Dry run: nothing was changed.\n" : ""
+        for note in r.notes { out += "Note: \(note).\n" }
         switch r.status {
         case .stoppedOnConflicts:
             out += "Sync stopped on \(r.conflicts.count) conflict\(r.conflicts.count == 1 ? "" : "s"); nothing was changed on either side.\n"
