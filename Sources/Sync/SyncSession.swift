@@ -43,6 +43,10 @@ public final class SyncSession {
     ///   is half-applied on either side.
     public func run() throws -> SyncReport {
         let files = try PackageFiles(packageURL)
+        if !options.dryRun && !DryRunCopies.isWritable(files.data.path) {
+            throw SyncError(.notAPackage, "\(files.data.path) is read-only (the file or its directory): a sync writes "
+                + "the package; run 'pkgbuild sync --dry-run' to see what it would do")
+        }
         let copies = DryRunCopies(dryRun: options.dryRun)
         let package = try GeoPackage(path: try copies.path(for: files.data.path, role: "package"), busyTimeout: options.busyTimeout)
         let state = try PackageSyncState.read(package.connection)

@@ -106,6 +106,10 @@ struct ReadOnlyFilesTests {
         let notes = try #require(report["notes"] as? [String])
         #expect(notes.contains { $0.contains("package") && $0.contains("private copy") }, "\(notes)")
         #expect(notes.contains { $0.contains("source") && $0.contains("private copy") }, "\(notes)")
+        // A real sync must write the package: refused by name, before anything is done.
+        let sync = try asNobody(["sync", f.package])
+        #expect(sync.status == 1, "\(sync.stderr)")
+        #expect(sync.stderr.contains(f.package + "/data.gpkg is read-only"), "\(sync.stderr)")
         #expect(try snapshot(watched) == before)
         // The package built from the read-only source is whole.
         #expect(try sqlite(f.out + "/copy.pkg/data.gpkg", "SELECT note FROM parks WHERE note = 'office'") == "office")
