@@ -156,6 +156,11 @@ public struct PackageDirectory: Sendable {
         try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.stateFileName))
         try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.pendingReplicaFileName))
         if fm.fileExists(atPath: finalURL.path) {
+            // Checked again: a build takes a while, and the old package may have been edited
+            // (or filled with other files) since ``open`` looked.
+            if let reason = Self.replaceRefusal(finalURL) {
+                throw ExtractError(.output, "refusing to replace \(finalURL.path): \(reason)")
+            }
             if Self.exchange(stagingURL.path, finalURL.path) {
                 try? fm.removeItem(at: stagingURL)  // now holds the old package
                 return

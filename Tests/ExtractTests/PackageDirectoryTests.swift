@@ -52,6 +52,21 @@ import TestSupport
         #expect(leftovers == ["area.pkg"])
     }
 
+    @Test func refusesAtCommitWhatChangedDuringTheBuild() throws {
+        let dir = try TemporaryDirectory()
+        let output = dir.url.appendingPathComponent("area.pkg")
+        let first = try PackageDirectory.open(output: output, fingerprint: "a", force: false)
+        try writeMinimalPackage(first)
+        try first.commit()
+        let second = try PackageDirectory.open(output: output, fingerprint: "b", force: true)
+        try writeMinimalPackage(second)
+        // While the new package is built, someone puts a file of theirs into the old one.
+        try Data("photo".utf8).write(to: output.appendingPathComponent("photo.jpg"))
+        let error = #expect(throws: ExtractError.self) { try second.commit() }
+        #expect(error?.message.contains("photo.jpg") == true, "\(String(describing: error))")
+        #expect(try String(contentsOf: output.appendingPathComponent("photo.jpg"), encoding: .utf8) == "photo")
+    }
+
     @Test func resumesTheSameRequestAndDiscardsAnother() throws {
         let dir = try TemporaryDirectory()
         let output = dir.url.appendingPathComponent("area.pkg")
