@@ -45,7 +45,10 @@ extension PackageDirectory {
     /// Why the package's data.gpkg may not be replaced: it is not ours, or it holds edits
     /// that were never synced (replacing the package would lose them).
     private static func dataRefusal(_ data: URL) -> String? {
-        guard let db = try? Connection(path: data.path, mode: .readOnly),
+        // Read-write where it may (nothing is written): a read-only connection to a WAL file
+        // leaves the -wal and -shm it made behind.
+        let mode: Connection.OpenMode = FileManager.default.isWritableFile(atPath: data.path) ? .readWrite : .readOnly
+        guard let db = try? Connection(path: data.path, mode: mode),
               (try? db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_package'")) != nil else {
             return "its \(dataFileName) is not a pkgbuild package's (no pkgbuild_package table)"
         }

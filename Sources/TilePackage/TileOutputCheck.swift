@@ -35,7 +35,9 @@ public enum TileOutputCheck {
         }
         let names: Set<String>
         do {
-            let db = try Connection(path: path, mode: .readOnly)
+            // Read-write where it may (nothing is written): a read-only connection to a WAL
+            // file leaves the -wal and -shm it made behind.
+            let db = try Connection(path: path, mode: FileManager.default.isWritableFile(atPath: path) ? .readWrite : .readOnly)
             names = Set(try db.query("SELECT lower(name) FROM sqlite_master WHERE type IN ('table', 'view')")
                 .compactMap { $0.first?.stringValue })
         } catch {

@@ -132,6 +132,10 @@ import TestSupport
             ["tiles", "--area", "-170,50,-130,72", "--zoom", "0-2", "--from", source, "-o", output, "--force"]
         }
         try expectRefused(tiles(gpkg), in: dir, [gpkg, "is a GeoPackage"])
+        // A WAL-mode GeoPackage too, and looking at it leaves no -wal or -shm behind.
+        let wal = try runProcess("sqlite3", [gpkg, "PRAGMA journal_mode = WAL"])
+        #expect(wal.stdout.contains("wal"), "\(wal.stderr)")
+        try expectRefused(tiles(gpkg), in: dir, [gpkg, "is a GeoPackage"])
         try expectRefused(tiles(dir.path("notes.txt")), in: dir, ["notes.txt", "not an SQLite database"])
         try expectRefused(tiles(dir.url.path), in: dir, [dir.url.path, "tile source"])
         for output in [source, dir.path("hard.mbtiles"), dir.path("link.mbtiles")] {
