@@ -60,6 +60,13 @@ public struct ExtractRequest: Sendable, Hashable {
         if let tiles { parts += [tiles.source, "\(tiles.minZoom)-\(tiles.maxZoom)", "\(tiles.maxTiles)"] }
         return parts.joined(separator: "\u{0}")
     }
+
+    /// The files the run reads, by role: the output may never replace one of them.
+    public var inputs: [(role: String, path: String)] {
+        var inputs = [(role: "the features source", path: source)]
+        if let tiles, !TileURLTemplate.isURL(tiles.source) { inputs.append((role: "the tile source", path: tiles.source)) }
+        return inputs
+    }
 }
 
 /// The basemap part of a request.

@@ -65,7 +65,8 @@ public enum Extractor {
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
         let prepared = try prepare(request)
         let output = URL(fileURLWithPath: request.output).standardizedFileURL
-        let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force)
+        let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force,
+                                                  inputs: request.inputs)
         let abandoned = directory.abandonedReplica.map(discardAbandoned) ?? []
         @Sendable func reach(_ point: ExtractCheckpoint) throws {
             do { try checkpoint?(point) } catch { throw CheckpointStop(underlying: error) }
@@ -237,7 +238,8 @@ public enum Extractor {
             throw ExtractError(.source, "source \(request.source) does not exist")
         }
         if !request.output.isEmpty {
-            try PackageDirectory.checkOutput(URL(fileURLWithPath: request.output).standardizedFileURL, force: request.force)
+            try PackageDirectory.checkOutput(URL(fileURLWithPath: request.output).standardizedFileURL, force: request.force,
+                                             inputs: request.inputs)
         }
         let connection: Connection
         let schema: GeoPackageSchema
@@ -245,6 +247,9 @@ public enum Extractor {
             connection = try Connection(path: request.source, mode: .readOnly)
             schema = try GeoPackageSchema.read(from: connection)
         } catch let error as GeodatabaseError {
+            throw ExtractError(.source, "source \(request.source): \(error.message)")
+        } catch let error as SQLiteError where error.isReadOnly {
+            // A GeoPackage this user cannot read without write access (see Connection's read-only open).
             throw ExtractError(.source, "source \(request.source): \(error.message)")
         } catch {
             throw ExtractError(.source, "source \(request.source) is not a GeoPackage: \(error)")

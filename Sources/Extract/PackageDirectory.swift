@@ -47,17 +47,42 @@ public struct PackageDirectory: Sendable {
     }
 
     /// Checks that the output may be written, without touching anything.
-    /// - Throws: `ExtractError` (`.output`) when the output exists and `force` is false, or
+    /// - Parameter inputs: the run's input files, by role (`the features source`): the output
+    ///   may never be one of them or hold one, however the path is spelled.
+    /// - Throws: `ExtractError` (`.output`) when the output is an input, exists and `force` is
+    ///   false, exists and is not a package this tool may replace (``replaceRefusal(_:)``), or
     ///   when its parent directory does not exist.
-    public static func checkOutput(_ output: URL, force: Bool) throws {
+    public static func checkOutput(_ output: URL, force: Bool, inputs: [(role: String, path: String)] = []) throws {
         let fm = FileManager.default
-        if fm.fileExists(atPath: output.path) && !force {
+        if let reason = inputRefusal(output, inputs: inputs) {
+            throw ExtractError(.output, "refusing to write \(output.path): \(reason)")
+        }
+        if let reason = replaceRefusal(output) {
+            throw ExtractError(.output, "refusing to replace \(output.path): \(reason); "
+                + "create replaces only a pkgbuild package, and only with --force")
+        }
+        var exists = stat()
+        if lstat(output.path, &exists) == 0 && !force {
             throw ExtractError(.output, "\(output.path) already exists; pass --force to replace it")
         }
         var isDirectory: ObjCBool = false
         let parent = output.deletingLastPathComponent()
         guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ExtractError(.output, "cannot write \(output.path): directory \(parent.path) does not exist")
+        }
+        try checkStaging(stagingURL(for: output))
+    }
+
+    /// The staging name is ours to discard only when an earlier build left it (its build.json).
+    private static func checkStaging(_ staging: URL) throws {
+        var info = stat()
+        guard lstat(staging.path, &info) == 0 else { return }
+        let state = staging.appendingPathComponent(stateFileName).path
+        let isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        let empty = (try? FileManager.default.contentsOfDirectory(atPath: staging.path))?.isEmpty == true
+        guard isDirectory, empty || FileManager.default.fileExists(atPath: state) else {
+            throw ExtractError(.output, "\(staging.path) exists and is not an unfinished build of pkgbuild's; "
+                + "move it away (a package is built under that name before it is renamed into place)")
         }
     }
 
@@ -67,8 +92,10 @@ public struct PackageDirectory: Sendable {
     ///   - fingerprint: identifies the request (same arguments, same source): equal fingerprints
     ///     resume, different ones discard.
     ///   - force: whether an existing package may be replaced.
-    public static func open(output: URL, fingerprint: String, force: Bool) throws -> PackageDirectory {
-        try checkOutput(output, force: force)
+    ///   - inputs: the run's input files (see ``checkOutput(_:force:inputs:)``).
+    public static func open(output: URL, fingerprint: String, force: Bool,
+                            inputs: [(role: String, path: String)] = []) throws -> PackageDirectory {
+        try checkOutput(output, force: force, inputs: inputs)
         let fm = FileManager.default
         let staging = stagingURL(for: output)
         let state = staging.appendingPathComponent(stateFileName)
@@ -129,6 +156,11 @@ public struct PackageDirectory: Sendable {
         try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.stateFileName))
         try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.pendingReplicaFileName))
         if fm.fileExists(atPath: finalURL.path) {
+            // Checked again: a build takes a while, and the old package may have been edited
+            // (or filled with other files) since ``open`` looked.
+            if let reason = Self.replaceRefusal(finalURL) {
+                throw ExtractError(.output, "refusing to replace \(finalURL.path): \(reason)")
+            }
             if Self.exchange(stagingURL.path, finalURL.path) {
                 try? fm.removeItem(at: stagingURL)  // now holds the old package
                 return

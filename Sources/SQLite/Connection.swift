@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A connection to one SQLite database (`sqlite3 *`), closed when the value is released.
 ///
@@ -54,13 +55,14 @@ public final class Connection {
         if uri { flags |= SQLITE_OPEN_URI }
 
         _ = Connection.processConfiguration
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard rc == SQLITE_OK, let db else {
-            // A handle comes back even on failure (except out of memory) and must be closed.
-            let error = SQLiteError.last(db, code: rc, path: path)
+        var db = try Self.open(path, flags: flags)
+        if mode == .readOnly && !uri && !Self.canRead(db) {
+            // A file the user may only read, in a directory they may not write: SQLite cannot
+            // create the -shm (WAL) or take its locks. With nothing outside the main file,
+            // the main file is the whole database, and immutable mode reads it as it is.
             sqlite3_close_v2(db)
-            throw error
+            try Self.checkNothingOutsideMainFile(path)
+            db = try Self.open(Self.immutableURI(path), flags: flags | SQLITE_OPEN_URI, reportedPath: path)
         }
         handle = db
         self.path = path
@@ -71,6 +73,60 @@ public final class Connection {
             applyBusyTimeout()
         }
         if let journalMode { try setJournalMode(journalMode) }
+    }
+
+    private static func open(_ path: String, flags: Int32, reportedPath: String? = nil) throws -> OpaquePointer {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            // A handle comes back even on failure (except out of memory) and must be closed.
+            let error = SQLiteError.last(db, code: rc, path: reportedPath ?? path)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        return db
+    }
+
+    /// False when reading fails only for want of write access (SQLite's `-shm` or lock files
+    /// cannot be made: `SQLITE_CANTOPEN`, `SQLITE_READONLY`). Other failures (not a
+    /// database, ...) are left for the first statement to report, as without this check.
+    private static func canRead(_ db: OpaquePointer) -> Bool {
+        let rc = sqlite3_exec(db, "PRAGMA schema_version", nil, nil, nil)  // reads page 1
+        let primary = rc & 0xFF
+        return !(primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY)
+    }
+
+    /// Immutable mode ignores a `-wal` and a `-journal`: it may be used only when both are
+    /// absent or empty, or it would read a database without its latest commits (WAL) or in
+    /// the middle of an interrupted write (a hot journal).
+    static func checkNothingOutsideMainFile(_ path: String) throws {
+        for (suffix, what) in [("-wal", "changes committed to its -wal file and not yet copied into the main file"),
+                               ("-journal", "a hot journal: an interrupted write to be rolled back first")] {
+            var info = stat()
+            guard stat(path + suffix, &info) == 0, info.st_size > 0 else { continue }
+            // SQLITE_READONLY_CANTINIT: a read-only process cannot bring the WAL state in.
+            throw SQLiteError(extendedCode: SQLITE_READONLY | (5 << 8), message: """
+                \(path) cannot be read without write access: \(path + suffix) holds \(what), which a read-only \
+                open cannot read; open it once with write access to the file and its directory (any SQLite \
+                client, e.g. sqlite3 \(path) 'PRAGMA wal_checkpoint') and try again
+                """, path: path)
+        }
+    }
+
+    /// `file:` URI for `path` in immutable mode, with the characters a URI gives meaning escaped.
+    static func immutableURI(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        // One leading slash: `file://x` would name a host.
+        let trimmed = path.hasPrefix("/") ? "/" + path.drop(while: { $0 == "/" }) : path
+        for byte in trimmed.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return "file:" + String(decoding: bytes, as: UTF8.self) + "?immutable=1"
     }
 
     /// Settings SQLite takes only before its first use in the process, applied by the first

@@ -109,6 +109,8 @@ public struct SyncReport: Sendable {
     public var pendingAfter: Int
     /// The replica the package had before `--reattach` gave it ``replicaID``.
     public var reattachedFrom: String? = nil
+    /// What the reader should know about how the sync ran (a dry run on a private copy, ...).
+    public var notes: [String] = []
 
     /// True when the sync should end with exit code 2.
     public var hasUnresolved: Bool { status != .completed }

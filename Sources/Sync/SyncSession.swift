@@ -43,7 +43,12 @@ public final class SyncSession {
     ///   is half-applied on either side.
     public func run() throws -> SyncReport {
         let files = try PackageFiles(packageURL)
-        let package = try GeoPackage(path: files.data.path, busyTimeout: options.busyTimeout)
+        if !options.dryRun && !DryRunCopies.isWritable(files.data.path) {
+            throw SyncError(.notAPackage, "\(files.data.path) is read-only (the file or its directory): a sync writes "
+                + "the package; run 'pkgbuild sync --dry-run' to see what it would do")
+        }
+        let copies = DryRunCopies(dryRun: options.dryRun)
+        let package = try GeoPackage(path: try copies.path(for: files.data.path, role: "package"), busyTimeout: options.busyTimeout)
         let stored = try PackageSyncState.read(package.connection)
         let sourcePath = try options.source ?? stored.source ?? files.manifest?.source.location ?? {
             throw SyncError(.source, "\(packageURL.path): no --source given and the package has no manifest naming one")
@@ -51,7 +56,7 @@ public final class SyncSession {
         guard FileManager.default.fileExists(atPath: sourcePath) else {
             throw SyncError(.source, "source \(sourcePath) does not exist")
         }
-        let source = try GeoPackage(path: sourcePath, busyTimeout: options.busyTimeout)
+        let source = try GeoPackage(path: try copies.path(for: sourcePath, role: "source"), busyTimeout: options.busyTimeout)
         // A sync rewrites many pages of both files: a larger page cache writes each once.
         for connection in [package.connection, source.connection] {
             try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
@@ -91,7 +96,9 @@ public final class SyncSession {
         if replica.state == .pending && !options.dryRun {
             try sourceGDB.activateReplica(id: state.replicaID)
         }
-        var report = try run.execute()
+        // The copies (a dry run's on read-only files) live until the run is over.
+        var report = try withExtendedLifetime(copies) { try run.execute() }
+        report.notes += copies.notes
         if options.reattach { report.reattachedFrom = stored.replicaID }
         return report
     }

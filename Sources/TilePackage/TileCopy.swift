@@ -199,8 +199,17 @@ public enum TileCopy {
     static func discardForeignWork(at work: String, jobKey: String) throws {
         guard FileManager.default.fileExists(atPath: work) else { return }
         // Read-write: a crash may have left a journal to roll back first.
-        let existing = try? Connection(path: work, mode: .readWrite)
-            .scalar("SELECT value FROM metadata WHERE name = ?", [.text(jobKeyName)])?.stringValue
+        let db = try? Connection(path: work, mode: .readWrite)
+        let existing = try? db?.scalar("SELECT value FROM metadata WHERE name = ?", [.text(jobKeyName)])?.stringValue
+        // Only a work file of ours is thrown away: one with a job key, or the writer's schema
+        // without a tile (a run stopped before its first commit). Anything else is the user's.
+        let tileCount: SQLiteValue? = try? db?.scalar("SELECT count(*) FROM map")
+        let size = (try? FileManager.default.attributesOfItem(atPath: work))?[.size] as? Int
+        let ours = existing != nil || tileCount?.int64Value == 0 || size == 0
+        guard ours else {
+            throw TilePackageError(.invalidInput, "\(work) exists and is not an unfinished copy of pkgbuild's; "
+                + "move it away (its name is where the copy is written before it is renamed into place)")
+        }
         if existing != workJobKey(jobKey) {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: work + suffix) }
         }

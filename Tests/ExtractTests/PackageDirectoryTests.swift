@@ -4,6 +4,18 @@ import TestSupport
 @testable import Extract
 
 @Suite struct PackageDirectoryTests {
+    /// What marks a directory as a package `--force` may replace: pkgbuild's manifest and a
+    /// data.gpkg with its pkgbuild_package table.
+    func writeMinimalPackage(_ package: PackageDirectory) throws {
+        let manifest = PackageManifest(tool: .init(name: "pkgbuild", version: "0"), created: "2026-01-01T00:00:00Z",
+                                       replicaID: "r", source: .init(kind: "geopackage", location: "/nowhere", generation: nil),
+                                       area: .init(geojson: .null, wkt: "POINT (0 0)", crs: "EPSG:4326"), layers: [], tiles: nil,
+                                       files: [:])
+        try manifest.encoded().write(to: package.manifestURL)
+        let made = try runProcess("sqlite3", [package.dataURL.path, "CREATE TABLE pkgbuild_package (key TEXT PRIMARY KEY, value TEXT)"])
+        #expect(made.status == 0, "\(made.stderr)")
+    }
+
     @Test func appearsUnderItsNameOnlyWhenCommitted() throws {
         let dir = try TemporaryDirectory()
         let output = dir.url.appendingPathComponent("area.pkg")
@@ -20,7 +32,7 @@ import TestSupport
         let dir = try TemporaryDirectory()
         let output = dir.url.appendingPathComponent("area.pkg")
         let first = try PackageDirectory.open(output: output, fingerprint: "a", force: false)
-        try Data("old".utf8).write(to: first.dataURL)
+        try writeMinimalPackage(first)
         try first.commit()
         let error = #expect(throws: ExtractError.self) {
             try PackageDirectory.open(output: output, fingerprint: "a", force: false)
@@ -31,8 +43,28 @@ import TestSupport
         try Data("new".utf8).write(to: second.dataURL)
         try second.commit()
         #expect(try String(contentsOf: output.appendingPathComponent("data.gpkg"), encoding: .utf8) == "new")
+        // The second has no manifest: it is not a package, and the next --force is refused.
+        let refused = #expect(throws: ExtractError.self) {
+            try PackageDirectory.open(output: output, fingerprint: "c", force: true)
+        }
+        #expect(refused?.message.contains("not a pkgbuild package") == true, "\(String(describing: refused))")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.url.path)
         #expect(leftovers == ["area.pkg"])
+    }
+
+    @Test func refusesAtCommitWhatChangedDuringTheBuild() throws {
+        let dir = try TemporaryDirectory()
+        let output = dir.url.appendingPathComponent("area.pkg")
+        let first = try PackageDirectory.open(output: output, fingerprint: "a", force: false)
+        try writeMinimalPackage(first)
+        try first.commit()
+        let second = try PackageDirectory.open(output: output, fingerprint: "b", force: true)
+        try writeMinimalPackage(second)
+        // While the new package is built, someone puts a file of theirs into the old one.
+        try Data("photo".utf8).write(to: output.appendingPathComponent("photo.jpg"))
+        let error = #expect(throws: ExtractError.self) { try second.commit() }
+        #expect(error?.message.contains("photo.jpg") == true, "\(String(describing: error))")
+        #expect(try String(contentsOf: output.appendingPathComponent("photo.jpg"), encoding: .utf8) == "photo")
     }
 
     @Test func resumesTheSameRequestAndDiscardsAnother() throws {

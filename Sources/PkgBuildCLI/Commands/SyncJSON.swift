@@ -30,6 +30,7 @@ enum SyncJSON {
             "reattached_from": .string(r.reattachedFrom),
             "left": .array(r.left.map { .object(["table": .string($0.table), "globalid": .string($0.globalID),
                                                  "reason": .string($0.reason)]) }),
+            "notes": .array(r.notes.map { .string($0) }),
         ])
     }
 
@@ -39,6 +40,7 @@ enum SyncJSON {
         if let old = r.reattachedFrom {
             out += "Re-attached: replica \(old) -> \(r.replicaID); every difference from the source is a conflict below.\n"
         }
+        for note in r.notes { out += "Note: \(note).\n" }
         switch r.status {
         case .stoppedOnConflicts:
             out += "Sync stopped on \(r.conflicts.count) conflict\(r.conflicts.count == 1 ? "" : "s"); nothing was changed on either side.\n"

@@ -29,6 +29,7 @@ public struct TilesCommand: Command {
             .option("rate", valueName: "N", help: "At most N HTTP requests per second. (default: no limit)"),
             HeaderOption.definition,
             .option("name", valueName: "TEXT", help: "The tileset's name in the metadata. (default: the source's, else the file name)"),
+            .flag("force", help: "Replace an existing MBTiles file (never the tile source, nor any other kind of file)."),
             .flag("dry-run", help: "Print tiles per zoom, total and estimated bytes; write nothing."),
             .json("result"),
         ])
@@ -43,6 +44,7 @@ public struct TilesCommand: Command {
     let rate: Double?
     let headers: [(name: String, value: String)]
     let name: String?
+    let force: Bool
     let dryRun: Bool
     let json: Bool
 
@@ -56,6 +58,7 @@ public struct TilesCommand: Command {
         concurrency = try arguments.required("concurrency")
         rate = try arguments.value("rate")
         name = try arguments.value("name")
+        force = arguments.flag("force")
         dryRun = arguments.flag("dry-run")
         json = arguments.flag("json")
         headers = try HeaderOption.values(arguments)
@@ -63,10 +66,6 @@ public struct TilesCommand: Command {
         guard concurrency > 0 else { throw UsageError("--concurrency must be at least 1") }
         if let rate, !(rate > 0) { throw UsageError("--rate must be a positive number of requests per second") }
         if !dryRun && output == nil { throw UsageError("missing -o/--output (or use --dry-run)") }
-        if let output, !TileURLTemplate.isURL(from),
-           URL(fileURLWithPath: output).standardized.path == URL(fileURLWithPath: from).standardized.path {
-            throw UsageError("-o \(output): the output must not be the source")
-        }
     }
 
     /// The deepest zoom accepted: 2^24 tiles a side is already far below a metre.
@@ -82,6 +81,10 @@ public struct TilesCommand: Command {
     }
 
     public func run(_ context: CommandContext) throws {
+        // Before anything is read: the output's rename would replace whatever has its name.
+        if let output, !dryRun {
+            try TileOutputCheck.check(output, force: force, source: TileURLTemplate.isURL(from) ? nil : from)
+        }
         let geos = try GEOSContext()
         let proj = try PROJContext()
         let parsedArea: AreaOfInterest
