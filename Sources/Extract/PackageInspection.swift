@@ -68,8 +68,9 @@ public struct PackageInspection: Sendable, Hashable {
         /// Conflicts still listed by `pkgbuild conflicts`, and those of them without a decision.
         public var openConflicts: Int
         public var unresolvedConflicts: Int
-        /// The replica's state in the source's registry (`pending`, `active`), `unregistered`
-        /// when the source no longer lists it, nil when the source cannot be read from here.
+        /// The replica's standing at the source: its registry state (`pending`, `active`) when
+        /// it may sync, `resuming`, or why a sync is refused (`stale-copy`, `restored-source`,
+        /// `unregistered`, `unknown-replica`); nil when the source cannot be read from here.
         public var sourceState: String?
 
         /// One word for the package's state: `unregistered`, `sync-pending`, `conflicts`,

@@ -66,25 +66,35 @@ extension PackageInspector {
         }
     }
 
-    /// The replica's state in its source's registry, when the source is a local file that can
-    /// be read from here; nil otherwise (a package usually travels without its source).
-    static func sourceRegistration(of replicaID: String, source: PackageManifest.Source,
+    /// The replica's standing at its source, when the source is a local file that can be read
+    /// from here; nil otherwise (a package usually travels without its source): the registry's
+    /// state (`active`, `pending`) when the package may sync, `resuming` when the source
+    /// applied a sync the package has not finished, else why a sync would be refused
+    /// (`stale-copy`, `restored-source`, `unregistered`, `unknown-replica`), with a warning.
+    static func sourceRegistration(of replicaID: String, values: [String: String], source: PackageManifest.Source,
                                    warnings: inout [PackageInspection.Warning]) -> String? {
         guard source.kind == "geopackage", FileManager.default.isReadableFile(atPath: source.location),
               let db = try? Connection(path: source.location, mode: .readOnly) else { return nil }
         let registry = SourceGeodatabase(connection: db)
         guard (try? registry.isEnabled()) == true else { return nil }
-        let replica: Replica?
-        do { replica = try registry.replica(id: replicaID) } catch { return nil }
-        guard let state = replica?.state.rawValue else {
-            warnings.append(.init(.replicaRegistration, "the source \(source.location) no longer lists replica \(replicaID): "
-                + "it was unregistered, so this package cannot sync"))
-            return "unregistered"
+        let history = PackageSyncHistory(replicaID: replicaID, lastSyncID: values["last_sync_id"],
+                                         pendingSyncID: values["pending_sync_id"],
+                                         generation: values["sync_generation"].flatMap { Int64($0) } ?? 0,
+                                         recordsEverySync: values[PackageMetadata.syncRecordsKey] == PackageMetadata.syncRecordsValue)
+        let standing: ReplicaStanding
+        do { standing = try registry.standing(of: history) } catch { return nil }
+        switch standing {
+        case .resuming: return "resuming"
+        case .current:
+            let state = (try? registry.replica(id: replicaID))?.state.rawValue
+            if state == "pending" {
+                warnings.append(.init(.replicaRegistration, "the source \(source.location) lists replica \(replicaID) as pending: "
+                    + "the build that made it stopped before activating it"))
+            }
+            return state
+        case .refused(let refusal):
+            warnings.append(.init(.replicaRegistration, "a sync with \(source.location) would be refused: \(refusal.message)"))
+            return refusal.reason.rawValue
         }
-        if state == "pending" {
-            warnings.append(.init(.replicaRegistration, "the source \(source.location) lists replica \(replicaID) as pending: "
-                + "the build that made it stopped before activating it"))
-        }
-        return state
     }
 }

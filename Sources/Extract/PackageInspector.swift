@@ -68,7 +68,8 @@ public enum PackageInspector {
             }
             checkManifest(manifest, layers: layers, replicaID: replica.id, warnings: &warnings)
             if options.readSource, let id = replica.id {
-                replica.sourceState = sourceRegistration(of: id, source: manifest.source, warnings: &warnings)
+                replica.sourceState = sourceRegistration(of: id, values: try PackageMetadata.values(in: db),
+                                                         source: manifest.source, warnings: &warnings)
             }
         }
 

@@ -30,6 +30,22 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// or a trigger called `RAISE(ABORT, ...)`.
     public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
+    /// A UNIQUE index or the primary key already holds the value the statement writes: another
+    /// row's change may free it.
+    public var isUniqueViolation: Bool {
+        // SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY: macros Swift cannot import.
+        extendedCode == SQLITE_CONSTRAINT | (8 << 8) || extendedCode == SQLITE_CONSTRAINT | (6 << 8)
+    }
+
+    /// The columns SQLite names in a UNIQUE refusal (`UNIQUE constraint failed: t.a, t.b`),
+    /// without their table; empty for any other error.
+    public var uniqueColumns: [String] {
+        guard isUniqueViolation, let range = message.range(of: "constraint failed: ") else { return [] }
+        return message[range.upperBound...].split(separator: ",").compactMap { part in
+            part.trimmingCharacters(in: .whitespaces).split(separator: ".").last.map(String.init)
+        }
+    }
+
     /// The statement was refused for the values of the row it writes, and SQLite undid just
     /// that statement (the transaction goes on): a constraint or a trigger's `RAISE(ABORT)`
     /// (`SQLITE_CONSTRAINT`), a function a trigger calls failing on the value (`SQLITE_ERROR`),

@@ -56,6 +56,17 @@ enum ConflictStore {
         }
     }
 
+    /// The rows whose local change `resolve --take source` discards: open conflicts no policy
+    /// settles (a change the source refuses, one a clipped layer cannot take) with that decision.
+    static func discards(in package: Connection) throws -> Set<RowKey> {
+        guard try exists(packageTable, in: package) else { return [] }
+        let kinds = ConflictKind.allCases.filter { !$0.isWinnable }.map { SQL.literal($0.rawValue) }.joined(separator: ", ")
+        return Set(try package.query("""
+            SELECT table_name, globalid FROM pkgbuild_conflicts
+            WHERE status = 'open' AND decision = 'source' AND kind IN (\(kinds))
+            """).map { RowKey($0[0].stringValue ?? "", $0[1].stringValue ?? "") })
+    }
+
     /// The conflicts still open (unresolved, or resolved by a decision not yet applied).
     static func open(in package: Connection) throws -> [(conflict: Conflict, decision: ConflictSide?)] {
         guard try exists(packageTable, in: package) else { return [] }

@@ -27,7 +27,8 @@ public enum PackageConflicts {
         let files = try PackageFiles(url)
         let package = try GeoPackage(path: files.data.path)
         let count = try package.connection.withTransaction(.immediate) {
-            try ConflictStore.decide(side, globalID: globalID, column: column, in: package.connection)
+            if side == .package { try refuseUnwinnable(globalID: globalID, in: package.connection) }
+            return try ConflictStore.decide(side, globalID: globalID, column: column, in: package.connection)
         }
         guard count > 0 else {
             var what = "open conflict"
@@ -36,5 +37,20 @@ public enum PackageConflicts {
             throw SyncError(.invalidArgument, "\(url.path) has no \(what)")
         }
         return count
+    }
+
+    /// A change the source refuses (a UNIQUE value held, a CHECK) or a clipped layer cannot take
+    /// cannot win: taking the package's side would only fail again.
+    /// - Throws: ``SyncError`` (`invalidArgument`) naming each such conflict and the way out.
+    private static func refuseUnwinnable(globalID: String?, in package: Connection) throws {
+        let blocked = try ConflictStore.open(in: package).map(\.conflict)
+            .filter { !$0.kind.isWinnable && (globalID == nil || $0.globalID == globalID) }
+        guard !blocked.isEmpty else { return }
+        let rows = blocked.map { "\($0.table) \($0.globalID): \($0.message ?? $0.kind.rawValue)" }.joined(separator: "\n  ")
+        throw SyncError(.invalidArgument, """
+            the package's side cannot win \(blocked.count == 1 ? "this conflict" : "these conflicts"); nothing was recorded:
+              \(rows)
+            take the source's side for \(blocked.count == 1 ? "it" : "each") (--id GLOBALID --take source) to discard             the local change, or edit the row so the source can take it
+            """)
     }
 }

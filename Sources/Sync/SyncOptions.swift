@@ -112,6 +112,7 @@ public struct SyncReport: Sendable {
     /// What the reader should know about how the sync ran (a dry run on a private copy, ...).
     public var notes: [String] = []
 
-    /// True when the sync should end with exit code 2.
-    public var hasUnresolved: Bool { status != .completed }
+    /// True when the sync should end with exit code 2: it stopped on conflicts, or one is
+    /// still unresolved. Edits the chosen direction leaves pending are no failure (exit 0).
+    public var hasUnresolved: Bool { status == .stoppedOnConflicts || conflicts.contains { $0.resolution == nil } }
 }

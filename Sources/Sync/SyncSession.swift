@@ -305,7 +305,7 @@ final class SyncRun {
             }
         }
         if options.direction.uploads {
-            for conflict in report.conflicts where !conflict.kind.isWinnable {
+            for conflict in report.conflicts where !conflict.kind.isWinnable && conflict.resolution == nil {
                 keep.insert(RowKey(conflict.table, conflict.globalID))
             }
         } else {
@@ -468,8 +468,15 @@ final class SyncRun {
         var plans: [(PendingChange, SyncTable, RowReconciliation)] = []
         // Grown once: each doubling of tens of thousands of plans copies them all again.
         plans.reserveCapacity(changes.count)
+        let discards = try ConflictStore.discards(in: package)
         for change in changes {
             guard let table = tablesByName[change.table.lowercased()] else { continue }
+            if discards.contains(RowKey(change.table, change.globalID)) {
+                let result = RowReconciliation(conflicts: [discarded(change, in: table)])
+                outcome.conflicts += result.conflicts
+                plans.append((change, table, result))
+                continue
+            }
             var result: RowReconciliation
             do {
                 // A reprojected layer reconciles in the package's CRS, where its base is; what
@@ -499,44 +506,27 @@ final class SyncRun {
             outcome.stop = true
             return outcome
         }
-        do {
-            // Links go last: the rows they point to may be inserted by this upload.
-            let ordered = plans.contains(where: { mappingLinks.isMapping($0.1) })
-                ? plans.filter { !mappingLinks.isMapping($0.1) } + plans.filter { mappingLinks.isMapping($0.1) }
-                : plans
-            for (change, table, result) in ordered {
-                // No savepoint per row: a statement the source refuses is undone by SQLite with
-                // its triggers' changes (ON CONFLICT ABORT), the transaction goes on.
-                do {
-                    let action = try mappingLinks.atSource(result.sourceAction, of: table)
-                    try checkGeometry(of: action, in: table)
-                    switch action {
-                    case .none: break
-                    case .insert(let row):
-                        try sourceRows.insert(row, into: table)
-                        outcome.counts.inserted += 1
-                    case .update(let values):
-                        try sourceRows.update(change.globalID, set: values, in: table)
-                        outcome.counts.updated += 1
-                    case .delete:
-                        try sourceRows.delete(change.globalID, from: table)
-                        outcome.counts.deleted += 1
-                    }
-                } catch let error as SQLiteError where error.isRowRefusal {
-                    outcome.conflicts.append(Conflict(table: table.name, globalID: change.globalID, column: nil,
-                                                      kind: .constraint, packageValue: change.operation.rawValue,
-                                                      message: "the source refused the \(change.operation.rawValue): \(error.message)"))
-                } catch let refusal as RowRefusal {
-                    outcome.conflicts.append(Conflict(table: table.name, globalID: change.globalID, column: nil,
-                                                      kind: .constraint, packageValue: change.operation.rawValue,
-                                                      message: "the source cannot take the \(change.operation.rawValue): \(refusal.message)"))
-                }
-            }
-        }
-        if options.policy == .fail && outcome.conflicts.contains(where: { $0.kind == .constraint }) {
+        // Links go last: the rows they point to may be inserted by this upload.
+        let ordered = plans.contains(where: { mappingLinks.isMapping($0.1) })
+            ? plans.filter { !mappingLinks.isMapping($0.1) } + plans.filter { mappingLinks.isMapping($0.1) }
+            : plans
+        try applyUpload(ordered.map { (change: $0.0, table: $0.1, result: $0.2) }, into: &outcome)
+        if options.policy == .fail && outcome.conflicts.contains(where: { $0.kind == .constraint && $0.resolution == nil }) {
             outcome.stop = true
         }
         return outcome
+    }
+
+    /// The record of a local change `resolve --take source` discarded (one the source cannot
+    /// take): nothing goes up, the source's row comes down, and the package's row as it was is
+    /// kept in the conflict record.
+    func discarded(_ change: PendingChange, in table: SyncTable) -> Conflict {
+        let image = change.current.map { row in
+            table.valueColumns.map { "\($0)=\(comparator.describe(table, $0, row[$0] ?? .null) ?? "NULL")" }.joined(separator: "; ")
+        }
+        return Conflict(table: table.name, globalID: change.globalID, column: nil, kind: .constraint,
+                        packageValue: image ?? "(deleted)", resolution: .source, resolvedBy: "decision",
+                        message: "the local \(change.operation.rawValue) was discarded by decision; the source's row comes down")
     }
 
     /// Refuses a geometry that is not a GeoPackage geometry blob before the source's triggers

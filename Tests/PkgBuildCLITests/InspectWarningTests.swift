@@ -178,7 +178,8 @@ struct InspectWarningTests {
         #expect(unregister.exitCode == 0, "\(unregister.stderr)")
         let report = try fixture.inspect()
         #expect((report["replica"] as? [String: Any])?["source_state"] as? String == "unregistered")
-        #expect(try fixture.warnings("replica-registration").first?.contains("no longer lists replica \(id)") == true)
+        let warning = try fixture.warnings("replica-registration").first ?? ""
+        #expect(warning.contains("replica \(id) was unregistered") && warning.contains("--reattach"), "\(warning)")
     }
 
     @Test func pendingEditsByOperationAsTheChangeLogHasThem() throws {

@@ -84,7 +84,7 @@ struct InspectCommand: Command {
         if let g = r.extractionGeneration { first += ", extracted at generation \(g)" }
         if let g = r.syncGeneration, g != r.extractionGeneration { first += ", synced to generation \(g)" }
         var lines = [first]
-        if let state = r.sourceState { lines.append("registered at the source as \(state)") }
+        if let state = r.sourceState { lines.append("at the source: \(state)") }
         if let last = r.lastSyncID { lines.append("last sync \(last)\(r.lastSyncAt.map { " at \($0)" } ?? "")") }
         if let pending = r.pendingSyncID { lines.append("sync \(pending) recorded but not finished") }
         if r.openConflicts > 0 { lines.append("conflicts: \(r.openConflicts) open, \(r.unresolvedConflicts) without a decision") }

@@ -13,3 +13,17 @@ extension Replica {
         ])
     }
 }
+
+extension RetiredReplica {
+    var jsonValue: JSONValue {
+        .object(["id": .string(id), "name": .string(name), "retired_at": .string(retiredAt), "retired_by": .string(retiredBy),
+                 "successor_id": .string(successorID), "layers": .array(layers.map { .string($0) })])
+    }
+}
+
+extension SyncRefusalNote {
+    var jsonValue: JSONValue {
+        .object(["replica_id": .string(replicaID), "sync_id": .string(syncID), "reason": .string(reason),
+                 "message": .string(message), "refused_at": .string(refusedAt)])
+    }
+}

@@ -44,6 +44,9 @@ public struct SourceStatusCommand: Command {
         var generation: Int64?
         var tables: [TableRow]
         var replicas: [Replica]
+        var retired: [RetiredReplica]
+        /// Syncs refused as stale copies or against a restored source, newest first.
+        var refusals: [SyncRefusalNote]
         var relationships: [Relationship]
     }
 
@@ -83,7 +86,9 @@ public struct SourceStatusCommand: Command {
             }
             return Report(isEnabled: isEnabled, journalMode: journalMode,
                           generation: isEnabled ? try sourceDatabase.generation() : nil, tables: rows,
-                          replicas: isEnabled ? try sourceDatabase.replicas() : [], relationships: schema.relationships)
+                          replicas: isEnabled ? try sourceDatabase.replicas() : [],
+                          retired: isEnabled ? try sourceDatabase.retiredReplicas() : [],
+                          refusals: isEnabled ? try sourceDatabase.refusals() : [], relationships: schema.relationships)
         }
     }
 
@@ -97,6 +102,8 @@ public struct SourceStatusCommand: Command {
             "source": .string(source), "enabled": .bool(report.isEnabled), "journal_mode": .string(report.journalMode),
             "generation": report.generation.map { .int($0) } ?? .null,
             "tables": .array(tables), "replicas": .array(replicas),
+            "retired_replicas": .array(report.retired.map(\.jsonValue)),
+            "refused_syncs": .array(report.refusals.map(\.jsonValue)),
             "relationships": .array(report.relationships.map(\.jsonValue)),
         ])
     }
@@ -131,6 +138,7 @@ public struct SourceStatusCommand: Command {
             out += "\nReplicas:\n" + replicas.rendered
         }
 
+        out += Self.retiredText(report.retired) + Self.refusalsText(report.refusals)
         if report.relationships.isEmpty {
             out += "\nRelationships: none\n"
         } else {
@@ -145,5 +153,21 @@ public struct SourceStatusCommand: Command {
             out += "\nRelationships:\n" + relationships.rendered
         }
         return out
+    }
+
+    /// Unregistered replicas: when, by what, and who took over.
+    static func retiredText(_ retired: [RetiredReplica]) -> String {
+        guard !retired.isEmpty else { return "" }
+        var table = TextTable(columns: [.init("REPLICA"), .init("NAME"), .init("UNREGISTERED"), .init("BY"), .init("REPLACED BY")])
+        for r in retired { table.append([r.id, r.name ?? "-", r.retiredAt, r.retiredBy, r.successorID ?? "-"]) }
+        return "\nUnregistered replicas (their packages can come back with 'pkgbuild sync PKG --reattach'):\n" + table.rendered
+    }
+
+    /// Syncs the source refused, newest first.
+    static func refusalsText(_ refusals: [SyncRefusalNote]) -> String {
+        guard !refusals.isEmpty else { return "" }
+        var table = TextTable(columns: [.init("REFUSED AT"), .init("REPLICA"), .init("WHY")])
+        for r in refusals { table.append([r.refusedAt, r.replicaID, r.reason]) }
+        return "\nRefused syncs (stale package copies, a restored source):\n" + table.rendered
     }
 }

@@ -1,0 +1,130 @@
+/// Writing a reconciled upload at the source, row by row, in the order the source can take.
+///
+/// SQLite checks a UNIQUE index at each row, so offline changes that moved unique values along
+/// (A takes B's old value, B takes a new one) are refused in one order and accepted in the
+/// other. A row refused because a unique value it takes is still held waits, and is tried
+/// again once the other rows went: any order that frees each value first is found this way.
+/// What no order lets through (a swap of two values, or a value another source row holds) is
+/// a constraint conflict naming the row that holds the value.
+import Geodatabase
+import Geometry
+import SQLite
+
+extension SyncRun {
+    /// A local change with its table and reconciliation, ready to write.
+    typealias UploadPlan = (change: PendingChange, table: SyncTable, result: RowReconciliation)
+
+    /// Why the source did not take one row.
+    enum RowApplyRefusal {
+        case source(SQLiteError)
+        case check(String)
+    }
+
+    /// Writes the plans at the source (links after the rows they point to), counting what was
+    /// written and recording what was refused.
+    func applyUpload(_ plans: [UploadPlan], into outcome: inout UploadOutcome) throws {
+        var waiting: [(plan: UploadPlan, error: SQLiteError)] = []
+        for plan in plans {
+            switch try applyOne(plan, counts: &outcome.counts) {
+            case nil: break
+            case .source(let error)? where error.isUniqueViolation: waiting.append((plan, error))
+            case let refusal?: outcome.conflicts.append(refusedConflict(plan, refusal))
+            }
+        }
+        var progressed = true
+        while progressed && !waiting.isEmpty {
+            progressed = false
+            var still: [(plan: UploadPlan, error: SQLiteError)] = []
+            for entry in waiting {
+                if case .source(let error)? = try applyOne(entry.plan, counts: &outcome.counts) {
+                    still.append((entry.plan, error))
+                } else {
+                    progressed = true
+                }
+            }
+            waiting = still
+        }
+        let stuck = Set(waiting.map { RowKey($0.plan.table.name, $0.plan.change.globalID) })
+        for entry in waiting {
+            outcome.conflicts.append(try uniqueConflict(entry.plan, entry.error, stuck: stuck))
+        }
+    }
+
+    /// Writes one row; nil when the source took it.
+    private func applyOne(_ plan: UploadPlan, counts: inout RowCounts) throws -> RowApplyRefusal? {
+        let (change, table, result) = plan
+        // No savepoint per row: a statement the source refuses is undone by SQLite with its
+        // triggers' changes (ON CONFLICT ABORT), and the transaction goes on.
+        do {
+            let action = try mappingLinks.atSource(result.sourceAction, of: table)
+            try checkGeometry(of: action, in: table)
+            switch action {
+            case .none: break
+            case .insert(let row):
+                try sourceRows.insert(row, into: table)
+                counts.inserted += 1
+            case .update(let values):
+                try sourceRows.update(change.globalID, set: values, in: table)
+                counts.updated += 1
+            case .delete:
+                try sourceRows.delete(change.globalID, from: table)
+                counts.deleted += 1
+            }
+            return nil
+        } catch let error as SQLiteError where error.isRowRefusal {
+            return .source(error)
+        } catch let refusal as RowRefusal {
+            return .check(refusal.message)
+        }
+    }
+
+    private func refusedConflict(_ plan: UploadPlan, _ refusal: RowApplyRefusal) -> Conflict {
+        let operation = plan.change.operation.rawValue
+        let message = switch refusal {
+        case .source(let error): "the source refused the \(operation): \(error.message)"
+        case .check(let reason): "the source cannot take the \(operation): \(reason)"
+        }
+        return Conflict(table: plan.table.name, globalID: plan.change.globalID, column: nil, kind: .constraint,
+                        packageValue: operation, message: message)
+    }
+
+    /// The conflict of a row no order lets through, naming the row that holds the value.
+    private func uniqueConflict(_ plan: UploadPlan, _ error: SQLiteError, stuck: Set<RowKey>) throws -> Conflict {
+        var conflict = refusedConflict(plan, .source(error))
+        let columns = error.uniqueColumns
+        guard let holder = try holderOfUniqueValue(plan, columns: columns) else { return conflict }
+        let names = columns.joined(separator: ", ")
+        if stuck.contains(RowKey(plan.table.name, holder)) {
+            conflict.message = """
+                rows \(plan.change.globalID) and \(holder) of \(plan.table.name) exchange values of unique \(names): \
+                no order of the two changes avoids a collision at the source; take the source's side for one \
+                (pkgbuild resolve PKG --id \(plan.change.globalID) --take source), sync, then set its value again
+                """
+        } else {
+            conflict.message = """
+                the value of unique \(names) is held at the source by row \(holder) of \(plan.table.name) \
+                (\(error.message)); take the source's side to discard this change (pkgbuild resolve PKG --id \
+                \(plan.change.globalID) --take source), or edit the row
+                """
+        }
+        return conflict
+    }
+
+    /// The global id of the source row that holds the unique value the plan writes.
+    private func holderOfUniqueValue(_ plan: UploadPlan, columns: [String]) throws -> String? {
+        let written: RowValues
+        switch plan.result.sourceAction {
+        case .insert(let row), .update(let row): written = row
+        case .none, .delete: return nil
+        }
+        let current = try sourceRows.row(plan.change.globalID, in: plan.table)
+        let values = columns.map { written[$0] ?? current?[$0] ?? .null }
+        guard !columns.isEmpty, !values.contains(.null) else { return nil }
+        let table = plan.table
+        let condition = columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: " AND ")
+        return try source.scalar("""
+            SELECT \(SQL.identifier(table.globalIDColumn)) FROM \(SQL.identifier(table.name))
+            WHERE \(condition) AND \(SQL.identifier(table.globalIDColumn)) IS NOT ? LIMIT 1
+            """, values + [.text(plan.change.globalID)])?.stringValue
+    }
+}

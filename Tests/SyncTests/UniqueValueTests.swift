@@ -1,0 +1,80 @@
+import Foundation
+import Geodatabase
+import PkgBuildCLI
+import SQLite
+@testable import Sync
+import TestSupport
+import Testing
+
+/// Offline changes of values a UNIQUE index holds: shifts go up in the order that frees each
+/// value first; an exchange no order allows is a conflict naming both rows; a real collision
+/// is settled by taking the source's side, which discards the local change.
+@Suite struct UniqueValueTests {
+    /// The demo source with a unique index on airports.iata_code, and a package of it.
+    static func fixture() throws -> (SyncFixture, URL, data: String) {
+        let fixture = try SyncFixture()
+        try ogrSQL(fixture.sourcePath, "CREATE UNIQUE INDEX airports_iata ON airports (iata_code)")
+        let url = try fixture.makePackage()
+        return (fixture, url, url.appendingPathComponent("data.gpkg").path)
+    }
+
+    func iata(_ connection: Connection, _ name: String) throws -> SQLiteValue? {
+        try connection.scalar("SELECT iata_code FROM airports WHERE name = ?", [.text(name)])
+    }
+
+    @Test func aShiftOfUniqueValuesGoesUpInTheOrderThatFreesThem() throws {
+        let (fixture, url, data) = try Self.fixture()
+        // Fairbanks takes Kodiak's code first, then Kodiak a new one: in edit order, the first
+        // write would collide.
+        try ogrSQL(data, "UPDATE airports SET iata_code = 'ADQ' WHERE name = 'Fairbanks Int''l'")
+        try ogrSQL(data, "UPDATE airports SET iata_code = 'KDK' WHERE name = 'Kodiak'")
+        let report = try fixture.sync(url)
+        #expect(report.status == .completed && report.uploaded.updated == 2 && report.conflicts.isEmpty, "\(report.conflicts)")
+        let source = try fixture.openSource().connection
+        #expect(try iata(source, "Fairbanks Int'l") == "ADQ" && iata(source, "Kodiak") == "KDK")
+    }
+
+    @Test func anExchangeIsOneConflictNamingBothRowsAndTakingTheSourceSettlesIt() throws {
+        let (fixture, url, data) = try Self.fixture()
+        for sql in ["UPDATE airports SET iata_code = 'TMP' WHERE name = 'Kodiak'",
+                    "UPDATE airports SET iata_code = 'ADQ' WHERE name = 'Fairbanks Int''l'",
+                    "UPDATE airports SET iata_code = 'FAI' WHERE name = 'Kodiak'",
+                    "UPDATE airports SET type = 'edited' WHERE name = 'Anchorage Int''l'"] { try ogrSQL(data, sql) }
+        let stopped = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(stopped.exitCode == 2, "\(stopped.stdout) \(stopped.stderr)")
+        let open = try PackageConflicts.list(package: url).map(\.conflict)
+        let ids = Set(open.map(\.globalID))
+        #expect(open.count == 2 && open.allSatisfy { $0.kind == .constraint }, "\(open)")
+        #expect(open.allSatisfy { conflict in ids.allSatisfy { conflict.message?.contains($0) == true } }, "\(open)")
+        // The package's side cannot win: refused, nothing recorded.
+        let refused = CLI.run(["resolve", url.path, "--all", "--take", "package"])
+        #expect(refused.exitCode == 1 && refused.stderr.contains("cannot win"), "\(refused.stderr)")
+        #expect(try PackageConflicts.list(package: url).allSatisfy { $0.decision == nil })
+
+        #expect(CLI.run(["resolve", url.path, "--all", "--take", "source"]).exitCode == 0)
+        let settled = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(settled.exitCode == 0, "\(settled.stdout) \(settled.stderr)")
+        let package = try fixture.openPackage(url).connection, source = try fixture.openSource().connection
+        #expect(try iata(package, "Kodiak") == "ADQ" && iata(package, "Fairbanks Int'l") == "FAI")
+        #expect(try source.scalar("SELECT type FROM airports WHERE name = 'Anchorage Int''l'") == "edited")
+        #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+        #expect(try PackageConflicts.list(package: url).isEmpty)
+    }
+
+    @Test func aCollisionWithAnOfficeRowDoesNotHoldBackTheOtherEditsOnceSettled() throws {
+        let (fixture, url, data) = try Self.fixture()
+        try ogrSQL(fixture.sourcePath, "UPDATE airports SET iata_code = 'NEW' WHERE name = 'Bethel'")
+        try ogrSQL(data, "UPDATE airports SET iata_code = 'NEW' WHERE name = 'Kodiak'")
+        try ogrSQL(data, "UPDATE airports SET type = 'edited' WHERE name = 'Anchorage Int''l'")
+        let stopped = try fixture.sync(url)
+        #expect(stopped.status == .stoppedOnConflicts && stopped.conflicts.first?.message?.contains("held at the source") == true,
+                "\(stopped.conflicts)")
+        let kodiak = try #require(stopped.conflicts.first?.globalID)
+        #expect(CLI.run(["resolve", url.path, "--id", kodiak, "--take", "source"]).exitCode == 0)
+        #expect(try fixture.sync(url).status == .completed)
+        let package = try fixture.openPackage(url).connection
+        // Bethel lies outside the package: its office code stays at the source only.
+        #expect(try iata(package, "Kodiak") == "ADQ" && iata(fixture.openSource().connection, "Bethel") == "NEW")
+        #expect(try fixture.openSource().connection.scalar("SELECT type FROM airports WHERE name = 'Anchorage Int''l'") == "edited")
+    }
+}
