@@ -81,8 +81,8 @@ final class SourceReader {
                     guard let area = areas[plan.name], let g = plan.table.geometry else { continue }
                     let selector = try LayerSelector(
                         context: context, area: area, clip: clip,
-                        promoteToMulti: plan.table.geometry?.geometryTypeName != plan.info.geometryColumn?.geometryTypeName,
-                        transform: try makeTransform(plan), outputSRSID: Int32(truncatingIfNeeded: g.srsID))
+                        transform: try makeTransform(plan), declared: g.declaredType,
+                        outputSRSID: Int32(truncatingIfNeeded: g.srsID))
                     selectors[plan.name] = selector
                     guard plan.info.hasSpatialIndex, let rtree = plan.table.rtreeName else {
                         try stream(plan, connection: connection, condition: nil, arguments: [],
