@@ -182,8 +182,11 @@ final class SourceReader {
                         tally.skippedInvalid[table.name, default: 0] += 1
                         continue
                     }
+                    let problem = error.kind == .invalidGeometry
+                        ? "its geometry cannot go into the package's \(table.geometry?.geometryTypeName ?? "") column (\(error.message))"
+                        : "geometry cannot be read (\(error.message))"
                     throw ExtractError(.corruptGeometry, "layer \(table.name), fid \(pk.map(String.init) ?? "?"): "
-                        + "geometry cannot be read (\(error.message)); pass --skip-invalid to skip such features")
+                        + "\(problem); pass --skip-invalid to skip such features")
                 }
             } else if selector != nil && !related {
                 continue  // a NULL geometry meets no area

@@ -53,6 +53,19 @@ import Testing
         #expect(again.downloaded.total == 0 && again.uploaded.total == 0, "\(again)")
     }
 
+    @Test("create refuses a source feature its layer's declared type does not take, naming layer and fid; nothing is left")
+    func createRefusesAMisfit() throws {
+        let source = try GDALLayerSource(extra: """
+            layer('pointz', ogr.wkbPoint25D, 'POLYGON Z ((-150 61 1,-149 61 1,-149 62 1,-150 61 1))', 'misfit')
+            """)
+        let url = source.directory.url.appendingPathComponent("area.pkg")
+        let result = CLI.run(["create", "--area=-160,57,-140,66", "--features", source.sourcePath, "--output", url.path])
+        #expect(result.exitCode == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("layer pointz, fid 2") && result.stderr.contains("a POLYGON cannot go into a POINT column"),
+                "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test("upload: a polygon into a point layer, or Z into a 2-D layer, written by GDAL, is a constraint conflict kept pending")
     func uploadRefusesWhatTheSourceColumnDoesNotTake() throws {
         let source = try GDALLayerSource()
