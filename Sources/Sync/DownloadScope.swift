@@ -133,18 +133,19 @@ final class DownloadScope {
     /// path leaves as it is keeps its bytes; a clip that leaves nothing gives NULL.
     /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the layer when the geometry cannot
     ///   be read, transformed or fitted to the package's column.
-    func packageGeometry(_ value: SQLiteValue, of table: SyncTable) throws -> SQLiteValue {
+    func packageGeometry(_ value: SQLiteValue, of table: SyncTable, globalID: String? = nil) throws -> SQLiteValue {
+        let row = globalID.map { " row \($0)" } ?? ""
         guard case .blob(let bytes) = value else { return value }
         let decoded: GeoPackageBinary
         do { decoded = try GeoPackageBinary(bytes: bytes) } catch {
-            throw SyncError(.unsupportedLayer, "layer '\(table.name)': the source's geometry cannot be read: \(error)")
+            throw SyncError(.unsupportedLayer, "layer '\(table.name)'\(row): the source's geometry cannot be read: \(error)")
         }
         if decoded.isEmpty { return try projections.toPackage(value, of: table) }
         let stored: Geometry?
         do { stored = try path(of: table).stored(decoded.geometry) } catch let error as SyncError {
             throw error
         } catch {
-            throw SyncError(.unsupportedLayer, "layer '\(table.name)': the source's geometry cannot go into the package: \(error)")
+            throw SyncError(.unsupportedLayer, "layer '\(table.name)'\(row): the source's geometry cannot go into the package: \(error)")
         }
         guard let stored else { return .null }
         let srsID = projections.packageSRSID(of: table) ?? decoded.srsID

@@ -516,7 +516,7 @@ private final class SyncRun {
         let columns = [table.globalIDColumn] + table.valueColumns
         var values = columns.map { sourceRow[$0] ?? .null }
         if let geometry = table.geometryColumn, let index = columns.firstIndex(of: geometry) {
-            values[index] = try scope.packageGeometry(values[index], of: table)
+            values[index] = try scope.packageGeometry(values[index], of: table, globalID: globalID)
         }
         let row = RowValues(columns: columns, values: values)
         if let existing = try packageRows.row(globalID, in: table) {

@@ -85,6 +85,30 @@ import Testing
         #expect(Set(try PendingEdits.list(package: url).edits.map(\.table)) == ["pointz", "poly"])
     }
 
+    @Test("download: a source geometry the package's column cannot take stops the sync, named; no row changes on either side")
+    func downloadRefusesAMisfit() throws {
+        let source = try GDALLayerSource()
+        let url = try source.makePackage()
+        try GDALLayerSource.gdal("""
+            ds = ogr.Open(sys.argv[1], 1); lyr = ds.GetLayerByName('pointz')
+            f = ogr.Feature(lyr.GetLayerDefn()); f.SetField('name', 'misfit')
+            f.SetGeometry(ogr.CreateGeometryFromWkt('POLYGON Z ((-150 61 1,-149 61 1,-149 62 1,-150 61 1))')); lyr.CreateFeature(f)
+            """, [source.sourcePath])
+        // The layers' rows, on both sides. (The sync's own bookkeeping, its pending id in the
+        // package and its record at the source, stays for the retry to resume.)
+        let layers = { (path: String) in
+            try GDALLayerSource.layers.map { try runProcess("/usr/bin/sqlite3", [path, ".dump \($0.name)"]).stdout }
+        }
+        let before = (try layers(source.dataPath(url)), try layers(source.sourcePath))
+        #expect {
+            try source.sync(url)
+        } throws: { error in
+            "\(error)".contains("layer 'pointz' row ") && "\(error)".contains("a POLYGON cannot go into a POINT column")
+        }
+        #expect(try layers(source.dataPath(url)) == before.0)
+        #expect(try layers(source.sourcePath) == before.1)
+    }
+
     @Test("edit refuses a polygon for a point layer and Z for a 2-D layer, and changes nothing")
     func editRefuses() throws {
         let source = try GDALLayerSource()
