@@ -53,6 +53,33 @@ import Testing
         #expect(again.downloaded.total == 0 && again.uploaded.total == 0, "\(again)")
     }
 
+    @Test("create and download take one geometry path: a clipped, reprojected row brought down again is identical to what create wrote")
+    func downloadMatchesCreate() throws {
+        let source = try GDALLayerSource(extra: Self.edges)
+        let url = try source.makePackage(["--clip", "--crs", "EPSG:3338"])
+        let package = try GeoPackage(path: source.dataPath(url)).connection
+        let geometries = {
+            try package.query("SELECT name, geom FROM poly UNION ALL SELECT name, geom FROM line ORDER BY 1").map { row in
+                (row[0].stringValue ?? "", try GeoPackageBinary(bytes: row[1].blobValue ?? []))
+            }
+        }
+        let created = try geometries()
+        // An attribute edit at the source brings each row down again, geometry and all.
+        try GeoPackage(path: source.sourcePath).connection.execute("""
+            UPDATE poly SET name = name || ' (office)'; UPDATE line SET name = name || ' (office)'
+            """)
+        let report = try source.sync(url)
+        #expect(report.downloaded.updated == 4, "\(report)")
+        let downloaded = try geometries()
+        #expect(downloaded.map(\.0) == created.map { $0.0 + " (office)" })
+        for ((name, before), (_, after)) in zip(created, downloaded) {
+            #expect(after.holdsSameGeometry(as: before), "\(name): \(before.geometry.wkt) became \(after.geometry.wkt)")
+        }
+        #expect(try declaredTypes(package, "poly") == ["MULTIPOLYGON", "MULTIPOLYGON"])
+        let findings = try GDALValidator.findings(source.dataPath(url))
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
     @Test("create refuses a source feature its layer's declared type does not take, naming layer and fid; nothing is left")
     func createRefusesAMisfit() throws {
         let source = try GDALLayerSource(extra: """
