@@ -330,7 +330,7 @@ public enum Extractor {
             guard let primaryKey = layer.primaryKey else {
                 throw ExtractError(.layer, "layer \(layer.name) of \(request.source) has no integer primary key")
             }
-            guard let createSQL = try connection.scalar(
+            guard var createSQL = try connection.scalar(
                 "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(layer.name)])?.stringValue else {
                 throw ExtractError(.layer, "layer \(layer.name) is registered in gpkg_contents but has no table")
             }
@@ -344,7 +344,14 @@ public enum Extractor {
             var sourceCRS: String?
             if let g = layer.geometryColumn {
                 var typeName = g.geometryTypeName.uppercased()
-                if request.clip, typeName == "POLYGON" || typeName == "LINESTRING" { typeName = "MULTI" + typeName }
+                if request.clip, typeName == "POLYGON" || typeName == "LINESTRING" {
+                    // Clipping may cut one part into several: the column is Multi, in its SQL too.
+                    typeName = "MULTI" + typeName
+                    guard let retyped = CreateTableSQL.retyping(column: g.name, to: typeName, in: createSQL) else {
+                        throw ExtractError(.layer, "layer \(layer.name): cannot find the type of geometry column \(g.name) in its CREATE TABLE statement to make it \(typeName) for --clip")
+                    }
+                    createSQL = retyped
+                }
                 geometry = .init(name: g.name, geometryTypeName: typeName, srsID: g.srsID, z: g.z, m: g.m)
                 if let srs = schema.spatialReferenceSystem(id: g.srsID) {
                     srsRows[srs.srsID] = srs

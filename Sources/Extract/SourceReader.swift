@@ -81,8 +81,8 @@ final class SourceReader {
                     guard let area = areas[plan.name], let g = plan.table.geometry else { continue }
                     let selector = try LayerSelector(
                         context: context, area: area, clip: clip,
-                        promoteToMulti: plan.table.geometry?.geometryTypeName != plan.info.geometryColumn?.geometryTypeName,
-                        transform: try makeTransform(plan), outputSRSID: Int32(truncatingIfNeeded: g.srsID))
+                        transform: try makeTransform(plan), declared: g.declaredType,
+                        outputSRSID: Int32(truncatingIfNeeded: g.srsID))
                     selectors[plan.name] = selector
                     guard plan.info.hasSpatialIndex, let rtree = plan.table.rtreeName else {
                         try stream(plan, connection: connection, condition: nil, arguments: [],
@@ -182,8 +182,11 @@ final class SourceReader {
                         tally.skippedInvalid[table.name, default: 0] += 1
                         continue
                     }
+                    let problem = error.kind == .invalidGeometry
+                        ? "its geometry cannot go into the package's \(table.geometry?.geometryTypeName ?? "") column (\(error.message))"
+                        : "geometry cannot be read (\(error.message))"
                     throw ExtractError(.corruptGeometry, "layer \(table.name), fid \(pk.map(String.init) ?? "?"): "
-                        + "geometry cannot be read (\(error.message)); pass --skip-invalid to skip such features")
+                        + "\(problem); pass --skip-invalid to skip such features")
                 }
             } else if selector != nil && !related {
                 continue  // a NULL geometry meets no area

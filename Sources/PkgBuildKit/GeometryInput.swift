@@ -26,8 +26,7 @@ extension OfflinePackage {
         try requireInsideAreaOfUse(lonLats, original: coordinates, of: layerCRS, role: "layer '\(layer.name)''s CRS")
 
         var local = try transformer(from: inputCRS, to: layerCRS).transform(geometry)
-        local = try promoted(local, toColumnOf: layer, column: column)
-        try requireDimensions(local, layer: layer, column: column)
+        local = try fitted(local, layer: layer, column: column)
         let (isValid, reason) = try geos.validity(local)
         guard isValid else {
             throw PackageError(.invalidGeometry, "the geometry for layer '\(layer.name)' is invalid: \(reason ?? "GEOS gives no reason")")
@@ -37,26 +36,16 @@ extension OfflinePackage {
         return (local, blob)
     }
 
-    /// The geometry in the type the column declares: itself when assignable, a single
-    /// polygon (line, point) wrapped as a multi one for a multi column.
-    private func promoted(_ geometry: Geometry, toColumnOf layer: LayerInfo, column: GeometryColumnInfo) throws -> Geometry {
-        let declared = column.geometryTypeName.uppercased()
-        let actual = geometry.type.name
-        if declared == actual || declared == "GEOMETRY" { return geometry }
-        let multi = geometry.promotedToMulti
-        if multi.type.name == declared { return multi }
-        switch (declared, geometry) {
-        case ("GEOMETRYCOLLECTION", .multiPoint), ("GEOMETRYCOLLECTION", .multiLineString),
-             ("GEOMETRYCOLLECTION", .multiPolygon), ("GEOMETRYCOLLECTION", .geometryCollection):
-            return geometry
-        default:
+    /// The geometry in the type and dimensions the column declares, by the rule every write
+    /// follows (``DeclaredGeometryType``): itself when it fits, a single polygon (line, point)
+    /// wrapped as a multi one for a multi column; refused otherwise.
+    private func fitted(_ geometry: Geometry, layer: LayerInfo, column: GeometryColumnInfo) throws -> Geometry {
+        let declared = column.declaredType
+        if let fitted = declared.conformed(geometry) { return fitted }
+        if declared.conformed(geometry.withoutZM) == nil {
             throw PackageError(.wrongGeometryType,
-                               "layer '\(layer.name)' holds \(declared) geometries; a \(actual) cannot go in it")
+                               "layer '\(layer.name)' holds \(column.geometryTypeName.uppercased()) geometries; a \(geometry.type.name) cannot go in it")
         }
-    }
-
-    /// Z and M as `gpkg_geometry_columns` asks: 0 prohibited, 1 mandatory, 2 optional.
-    private func requireDimensions(_ geometry: Geometry, layer: LayerInfo, column: GeometryColumnInfo) throws {
         let dimension = geometry.dimension
         for (name, has, rule) in [("Z", dimension.hasZ, column.z), ("M", dimension.hasM, column.m)] {
             if rule == 0 && has {
@@ -66,5 +55,13 @@ extension OfflinePackage {
                 throw PackageError(.invalidGeometry, "layer '\(layer.name)' requires \(name) values; the geometry has none")
             }
         }
+        throw PackageError(.invalidGeometry, "layer '\(layer.name)': \(declared.mismatch(geometry) ?? "the geometry does not fit")")
+    }
+}
+
+private extension Geometry {
+    /// The same geometry with Z and M dropped: to tell a wrong type from wrong dimensions.
+    var withoutZM: Geometry {
+        mapCoordinates { Coordinate(x: $0.x, y: $0.y) }
     }
 }

@@ -29,6 +29,8 @@ final class DownloadScope {
     /// a table that does not sync), and then the rows it has stay.
     private var parentConditions: [String: String?] = [:]
     private let mappingLinks: MappingLinks
+    /// Per table (lower-cased): the path a source geometry takes into the package.
+    private var paths: [String: LayerGeometryPath] = [:]
 
     /// - Parameters:
     ///   - areas: the area of interest per table (lower-cased name), in the CRS of that
@@ -134,17 +136,41 @@ final class DownloadScope {
         return try prepared.intersects(decoded.geometry) ? nil : "its geometry is outside the package's area"
     }
 
-    /// The geometry blob the package stores for a source geometry: cut to the area for a
-    /// clipped layer, then transformed into the package's CRS for a reprojected one.
-    func packageGeometry(_ value: SQLiteValue, of table: SyncTable) throws -> SQLiteValue {
-        try projections.toPackage(try clipped(value, of: table), of: table)
+    /// The geometry blob the package stores for a source geometry, by the path `create` took
+    /// (``LayerGeometryPath``): cut to the area for a clipped layer, transformed into the
+    /// package's CRS for a reprojected one, in the package column's declared type. A blob the
+    /// path leaves as it is keeps its bytes; a clip that leaves nothing gives NULL.
+    /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the layer when the geometry cannot
+    ///   be read, transformed or fitted to the package's column.
+    func packageGeometry(_ value: SQLiteValue, of table: SyncTable, globalID: String? = nil) throws -> SQLiteValue {
+        let row = globalID.map { " row \($0)" } ?? ""
+        guard case .blob(let bytes) = value else { return value }
+        let decoded: GeoPackageBinary
+        do { decoded = try GeoPackageBinary(bytes: bytes) } catch {
+            throw SyncError(.unsupportedLayer, "layer '\(table.name)'\(row): the source's geometry cannot be read: \(error)")
+        }
+        if decoded.isEmpty { return try projections.toPackage(value, of: table) }
+        let stored: Geometry?
+        do { stored = try path(of: table).stored(decoded.geometry) } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.unsupportedLayer, "layer '\(table.name)'\(row): the source's geometry cannot go into the package: \(error)")
+        }
+        guard let stored else { return .null }
+        let srsID = projections.packageSRSID(of: table) ?? decoded.srsID
+        if srsID == decoded.srsID && stored.isIdentical(to: decoded.geometry) { return value }
+        return .blob(GeoPackageBinary(geometry: stored, srsID: srsID).encoded())
     }
 
-    private func clipped(_ value: SQLiteValue, of table: SyncTable) throws -> SQLiteValue {
-        guard table.cut.clipped, let area = areas[table.name.lowercased()]?.area, case .blob(let bytes) = value,
-              let decoded = try? GeoPackageBinary(bytes: bytes), !decoded.isEmpty else { return value }
-        guard let clipped = try geos.clip(decoded.geometry, to: area) else { return .null }
-        return .blob(GeoPackageBinary(geometry: clipped, srsID: decoded.srsID).encoded())
+    /// The geometry path of a table, made once.
+    private func path(of table: SyncTable) throws -> LayerGeometryPath {
+        let name = table.name.lowercased()
+        if let known = paths[name] { return known }
+        let clipArea = table.cut.clipped ? areas[name]?.prepared : nil
+        let path = LayerGeometryPath(context: geos, clipArea: clipArea, transform: projections.forward(of: table),
+                                     declared: table.packageGeometryType ?? DeclaredGeometryType(type: .geometry, z: 2, m: 2))
+        paths[name] = path
+        return path
     }
 
     /// True when the package has a row of `table` whose `column` equals `value`.

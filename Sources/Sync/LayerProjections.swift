@@ -16,6 +16,9 @@ final class LayerProjections {
         var transformer: Transformer
         var sourceSRSID: Int32
         var packageSRSID: Int32
+        /// Source -> package (as `create` took the layer, unclipped) and back.
+        var toPackage: LayerGeometryPath
+        var toSource: LayerGeometryPath
     }
 
     private let proj: PROJContext
@@ -43,9 +46,16 @@ final class LayerProjections {
                 let sourceCRS = try CoordinateReferenceSystem(from, context: proj)
                 let packageCRS = try CoordinateReferenceSystem(to, context: proj)
                 if sourceCRS.identity == packageCRS.identity && packageID == sourceID { continue }
+                let transformer = try Transformer(from: sourceCRS, to: packageCRS, context: proj)
+                let any = DeclaredGeometryType(type: .geometry, z: 2, m: 2)
                 projections[table.name.lowercased()] = Projection(
-                    transformer: try Transformer(from: sourceCRS, to: packageCRS, context: proj),
-                    sourceSRSID: Int32(truncatingIfNeeded: sourceID), packageSRSID: Int32(truncatingIfNeeded: packageID))
+                    transformer: transformer,
+                    sourceSRSID: Int32(truncatingIfNeeded: sourceID), packageSRSID: Int32(truncatingIfNeeded: packageID),
+                    toPackage: LayerGeometryPath(context: geos, clipArea: nil, transform: { try transformer.transform($0) },
+                                                 declared: table.packageGeometryType ?? any),
+                    toSource: LayerGeometryPath(context: geos, clipArea: nil,
+                                                transform: { try transformer.transform($0, direction: .inverse) },
+                                                declared: table.sourceGeometryType ?? any))
             } catch {
                 throw SyncError(.unsupportedLayer, """
                     layer '\(table.name)' was reprojected from \(sourceSRS.authorityCode) to \(packageSRS.authorityCode) \
@@ -100,6 +110,18 @@ final class LayerProjections {
         return RowValues(columns: row.columns, values: values)
     }
 
+    /// The transformation of a reprojected table into the package's CRS, for the download's
+    /// geometry path (which clips first); nil for a table that is not reprojected.
+    func forward(of table: SyncTable) -> ((Geometry) throws -> Geometry)? {
+        guard let p = projections[table.name.lowercased()] else { return nil }
+        return { try p.transformer.transform($0) }
+    }
+
+    /// The package's srs_id of a reprojected table.
+    func packageSRSID(of table: SyncTable) -> Int32? {
+        projections[table.name.lowercased()]?.packageSRSID
+    }
+
     private func transform(_ value: SQLiteValue, of table: SyncTable, with p: Projection,
                            direction: Transformer.Direction, srsID: Int32) throws -> SQLiteValue {
         guard case .blob(let bytes) = value else { return value }
@@ -109,11 +131,10 @@ final class LayerProjections {
             if decoded.isEmpty {
                 return .blob(GeoPackageBinary(geometry: decoded.geometry, srsID: srsID, envelopeKind: .none).encoded())
             }
-            var geometry = try p.transformer.transform(decoded.geometry, direction: direction)
-            // As `create` does: a polygon the transformation bent invalid is made valid again.
-            if geometry.type.topologicalDimension == 2, try !geos.validity(geometry).isValid {
-                geometry = try geos.makeValid(geometry)
-            }
+            // The path `create` took: transformed, repaired where that bent a polygon, in the
+            // column's declared type.
+            let path = direction == .forward ? p.toPackage : p.toSource
+            guard let geometry = try path.stored(decoded.geometry) else { return .null }
             return .blob(GeoPackageBinary(geometry: geometry, srsID: srsID, envelopeKind: decoded.envelopeKind).encoded())
         } catch {
             throw SyncError(.unsupportedLayer, "layer '\(table.name)': cannot transform a geometry from \(from) into \(to): \(error)")

@@ -37,6 +37,7 @@ public enum PendingEdits {
                       geometryColumn: schema.layer(named: t.name)?.geometryColumn?.name)
         }
         var edits: [PendingEdit] = []
+        let comparator = ValueComparator()
         try PackageChangeTracking(connection: package.connection).forEachPendingChange { change in
             guard let table = tables.first(where: { $0.name == change.table }) else { return }
             let key = (change.current ?? change.base)?[table.keyColumn] ?? .null
@@ -47,7 +48,11 @@ public enum PendingEdits {
             case .delete:
                 changes = table.columns.map { .init(column: $0, old: change.base?[$0] ?? .null, new: nil) }
             case .update:
-                changes = change.changedColumns.map { .init(column: $0, old: change.base?[$0] ?? .null, new: change.current?[$0] ?? .null) }
+                // A geometry only re-encoded (GDAL re-saved it) is no change, as sync sees it.
+                changes = change.changedColumns.filter {
+                    !comparator.equal(table, $0, change.base?[$0] ?? .null, change.current?[$0] ?? .null)
+                }.map { .init(column: $0, old: change.base?[$0] ?? .null, new: change.current?[$0] ?? .null) }
+                if changes.isEmpty { return }
             }
             edits.append(PendingEdit(table: table.name, globalID: change.globalID, key: key, operation: change.operation,
                                      changes: changes, base: change.base, current: change.current))

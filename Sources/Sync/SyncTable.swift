@@ -2,6 +2,7 @@
 /// except for the layer's CRS and cut.
 import Extract
 import Geodatabase
+import Geometry
 
 /// A synced table: its columns and how the package's copy of it was cut.
 public struct SyncTable: Sendable, Hashable {
@@ -19,10 +20,15 @@ public struct SyncTable: Sendable, Hashable {
     public var sourceSRSID: Int64?
     /// How `create` cut the layer (from the manifest); a plain spatial cut when unknown.
     public var cut: LayerCut
+    /// The geometry column's declared type and Z/M rules in the package and at the source:
+    /// what a download, an upload may write there.
+    public var packageGeometryType: DeclaredGeometryType?
+    public var sourceGeometryType: DeclaredGeometryType?
 
     public init(name: String, keyColumn: String, globalIDColumn: String, columns: [String],
                 geometryColumn: String? = nil, packageSRSID: Int64? = nil, sourceSRSID: Int64? = nil,
-                cut: LayerCut = LayerCut(spatial: true)) {
+                cut: LayerCut = LayerCut(spatial: true), packageGeometryType: DeclaredGeometryType? = nil,
+                sourceGeometryType: DeclaredGeometryType? = nil) {
         self.name = name
         self.keyColumn = keyColumn
         self.globalIDColumn = globalIDColumn
@@ -31,6 +37,8 @@ public struct SyncTable: Sendable, Hashable {
         self.packageSRSID = packageSRSID
         self.sourceSRSID = sourceSRSID
         self.cut = cut
+        self.packageGeometryType = packageGeometryType
+        self.sourceGeometryType = sourceGeometryType
     }
 
     /// The columns whose values sync: all but the key and the global id.

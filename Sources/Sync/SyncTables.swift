@@ -24,7 +24,8 @@ enum SyncTables {
             guard let sourceTable = sourceTables.first(where: { $0.name.lowercased() == tracked.name.lowercased() }) else {
                 throw SyncError(.schemaChanged, "source schema changed since the package was built: table '\(tracked.name)' is no longer synced at the source")
             }
-            try compareColumns(table: tracked.name, package: package, source: source)
+            try compareColumns(table: tracked.name, package: package, source: source,
+                               geometryColumn: packageSchema.layer(named: tracked.name)?.geometryColumn?.name)
             let cut = cuts[tracked.name.lowercased()]
                 ?? manifest?.layers.first { $0.name.lowercased() == tracked.name.lowercased() }?.cut
             let packageLayer = packageSchema.layer(named: tracked.name)
@@ -33,12 +34,16 @@ enum SyncTables {
             return SyncTable(name: tracked.name, keyColumn: tracked.keyColumn, globalIDColumn: tracked.globalIDColumn,
                              columns: tracked.columns, geometryColumn: geometry?.name, packageSRSID: geometry?.srsID,
                              sourceSRSID: sourceLayer?.geometryColumn?.srsID,
-                             cut: cut ?? LayerCut(spatial: geometry != nil))
+                             cut: cut ?? LayerCut(spatial: geometry != nil), packageGeometryType: geometry?.declaredType,
+                             sourceGeometryType: sourceLayer?.geometryColumn?.declaredType)
         }
     }
 
     /// Refuses a table whose columns (names and declared types) differ between the databases.
-    private static func compareColumns(table: String, package: Connection, source: Connection) throws {
+    /// A geometry column `create --clip` made Multi (`MULTIPOLYGON` for a source's `POLYGON`)
+    /// is the same column.
+    private static func compareColumns(table: String, package: Connection, source: Connection,
+                                       geometryColumn: String?) throws {
         func columns(_ connection: Connection) throws -> [(name: String, type: String)] {
             try connection.query("SELECT name, type FROM pragma_table_info(?)", [.text(table)]).map {
                 (($0[0].stringValue ?? ""), ($0[1].stringValue ?? "").uppercased())
@@ -50,7 +55,8 @@ enum SyncTables {
             guard let match = now.first(where: { $0.name.lowercased() == column.name.lowercased() }) else {
                 throw SyncError(.schemaChanged, "\(prefix) column '\(table).\(column.name)' was dropped at the source")
             }
-            if match.type != column.type {
+            let promoted = column.name.lowercased() == geometryColumn?.lowercased() && column.type == "MULTI" + match.type
+            if match.type != column.type && !promoted {
                 throw SyncError(.schemaChanged, "\(prefix) column '\(table).\(column.name)' was retyped from \(column.type.isEmpty ? "no type" : column.type) to \(match.type.isEmpty ? "no type" : match.type) at the source")
             }
         }

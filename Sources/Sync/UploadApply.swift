@@ -56,8 +56,7 @@ extension SyncRun {
         // No savepoint per row: a statement the source refuses is undone by SQLite with its
         // triggers' changes (ON CONFLICT ABORT), and the transaction goes on.
         do {
-            let action = try mappingLinks.atSource(result.sourceAction, of: table)
-            try checkGeometry(of: action, in: table)
+            let action = try checkGeometry(of: try mappingLinks.atSource(result.sourceAction, of: table), in: table)
             switch action {
             case .none: break
             case .insert(let row):

@@ -1,19 +1,17 @@
 /// Comparing and showing column values the way sync must: numbers by value, geometries as
-/// geometries (GDAL rewrites the blob of every feature it saves: envelope, byte order), and
-/// geometries shown as WKT in conflict reports.
+/// geometries by the Geometry module's one rule (GDAL rewrites the blob of every feature it
+/// saves: envelope, byte order; a new Z, a reversed line or another ring start is still an
+/// edit), and geometries shown as WKT in conflict reports.
 import Geometry
 import SQLite
 
 /// Compares and describes values of synced tables.
-///
-/// - Important: Holds a GEOS context: one owner at a time.
 public final class ValueComparator {
-    private let geos: GEOSContext
+    /// - Parameter context: kept for callers that pass their sync's GEOS context; geometry
+    ///   equality is exact and needs no GEOS.
+    public init(context: GEOSContext) {}
 
-    /// - Parameter context: the GEOS context of the caller's thread (a sync has one).
-    public init(context: GEOSContext) {
-        geos = context
-    }
+    public init() {}
 
     /// True when two values of `column` are the same.
     public func equal(_ table: SyncTable, _ column: String, _ a: SQLiteValue, _ b: SQLiteValue) -> Bool {
@@ -22,20 +20,11 @@ public final class ValueComparator {
         case (.integer(let x), .real(let y)), (.real(let y), .integer(let x)):
             return Double(x) == y
         case (.blob(let x), .blob(let y)) where table.isGeometry(column):
-            return geometriesEqual(x, y)
+            // Same type, dimensions, vertices and srs id; only the encoding may differ.
+            return GeoPackageBinary.sameGeometry(x, y)
         default:
             return false
         }
-    }
-
-    /// Decoded geometries that are equal as values, or that GEOS finds topologically equal
-    /// (same points, whatever the vertex order or ring start), are the same geometry.
-    private func geometriesEqual(_ x: [UInt8], _ y: [UInt8]) -> Bool {
-        guard let gx = try? GeoPackageBinary(bytes: x), let gy = try? GeoPackageBinary(bytes: y) else { return false }
-        if gx.geometry == gy.geometry { return true }
-        if gx.isEmpty || gy.isEmpty { return gx.isEmpty && gy.isEmpty }
-        guard gx.geometry.type == gy.geometry.type else { return false }
-        return (try? geos.equals(gx.geometry, gy.geometry)) ?? false
     }
 
     /// The value as text for people: geometries as WKT, blobs as hex, text that is not UTF-8

@@ -1,6 +1,7 @@
 import Extract
 import Foundation
 import Geodatabase
+import Geometry
 import SQLite
 @testable import Sync
 import TestSupport
@@ -176,7 +177,10 @@ import Testing
         #expect(report.status == .completed && report.downloaded.total == 0, "\(report)")
         #expect(try package.scalar("SELECT count(*) FROM park_visitors") == 0)
         // A park at sea and its visitors row do come down.
-        try source.execute("INSERT INTO parks (geom, unit_code, name) VALUES (?, 'YYYY', 'Sea park')", [pointBlob(-177, 46)])
+        // A MULTIPOLYGON, as the layer declares: a download writes only what the column takes.
+        let seaPark = try Geometry(wkt: "MULTIPOLYGON (((-177.1 45.9, -176.9 45.9, -176.9 46.1, -177.1 45.9)))")
+        try source.execute("INSERT INTO parks (geom, unit_code, name) VALUES (?, 'YYYY', 'Sea park')",
+                           [.blob(GeoPackageBinary(geometry: seaPark, srsID: 4326).encoded())])
         try source.execute("INSERT INTO park_visitors (unit_code, annual_visitors) VALUES ('YYYY', 'few')")
         let second = try fixture.sync(url)
         #expect(second.status == .completed && second.downloaded.inserted == 2, "\(second)")
