@@ -73,6 +73,9 @@ public final class SyncSession {
         if replica.state == .pending && !options.dryRun {
             try sourceGDB.activateReplica(id: replica.id)
         }
+        // Columns added at the source come in first: the schemas read next are the sync's.
+        try SchemaMigration.apply(try SchemaMigration.plan(package: package.connection, source: source.connection),
+                                  package: package.connection, source: source.connection, dryRun: options.dryRun)
         // Each schema read once, before any write.
         let packageSchema = try GeoPackageSchema.read(from: package.connection)
         let sourceSchema = try GeoPackageSchema.read(from: source.connection)

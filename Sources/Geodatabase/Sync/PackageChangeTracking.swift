@@ -103,7 +103,11 @@ public struct PackageChangeTracking {
             for table in try trackedTables() {
                 let columns = table.columns
                 let g = SQL.identifier(table.globalIDColumn)
-                let baseColumns = columns.map { "b.\(SQL.identifier($0))" }.joined(separator: ", ")
+                // A column added to the package only (not by a sync) is missing from the base
+                // table: its base is unknown, so NULL, and the sync refuses it by name.
+                let baseFields = Set(try readFields(of: SyncSchema.baseTable(for: table.name), in: connection).map { $0.name.lowercased() })
+                let baseColumns = columns.map { baseFields.contains($0.lowercased()) ? "b.\(SQL.identifier($0))" : "NULL" }
+                    .joined(separator: ", ")
                 let currentColumns = columns.map { "t.\(SQL.identifier($0))" }.joined(separator: ", ")
                 // By index: base and current share `columns` (no name lookups per row).
                 let compared = columns.indices.filter { columns[$0] != table.globalIDColumn && columns[$0] != table.keyColumn }

@@ -142,6 +142,36 @@ public struct SourceGeodatabase {
         return tables
     }
 
+    /// Re-installs the change-log triggers of the tracked tables whose triggers no longer match
+    /// their columns and UNIQUE indexes (a column added since enable would otherwise never be
+    /// watched, so its edits would never travel), in one transaction. Reads only, and writes
+    /// nothing, when every trigger matches (a read-only source then stays usable).
+    /// - Returns: the tables whose triggers were re-installed.
+    @discardableResult
+    public func refreshTriggers() throws -> [String] {
+        try requireEnabled()
+        func expected() throws -> [(table: String, triggers: [(name: String, sql: String)])] {
+            try trackedTables().map { table in
+                let uniqueKeys = try ReplaceStaging.uniqueKeys(of: table.name, in: connection)
+                return (table.name, [guardTriggerSQL(table)] + Self.logTriggers(table, uniqueKeys: uniqueKeys))
+            }
+        }
+        func stale(_ trigger: (name: String, sql: String)) throws -> Bool {
+            try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+                                  [.text(trigger.name)])?.stringValue != trigger.sql
+        }
+        guard try expected().contains(where: { try $0.triggers.contains(where: stale) }) else { return [] }
+        return try connection.withTransaction(.immediate) {
+            for statement in SyncSchema.commonDDL + SyncSchema.sourceDDL { try connection.execute(statement) }
+            var refreshed: [String] = []
+            for entry in try expected() where try entry.triggers.contains(where: stale) {
+                for trigger in entry.triggers { try installTrigger(named: trigger.name, sql: trigger.sql, in: connection) }
+                refreshed.append(entry.table)
+            }
+            return refreshed
+        }
+    }
+
     /// True when ``enable(_:)`` has run on this file.
     public func isEnabled() throws -> Bool {
         try tableExists(SyncSchema.changesTable, in: connection)
