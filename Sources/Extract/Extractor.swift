@@ -135,6 +135,10 @@ public enum Extractor {
                 "area_crs": prepared.area.crs,
                 "created": created,
             ], layers: zip(prepared.plans, result.layers).map { ($0, $1.cut) })
+            let clipped = zip(prepared.plans, result.layers).filter { $1.cut.clipped && tracked.contains($0.name) }.map(\.0.name)
+            do { try PackageChangeTracking(connection: writer.database).installClipGuards(tables: clipped) } catch {
+                throw ExtractError(.failure, "cannot install the clipped layers' triggers in the package: \(error)")
+            }
             try writer.commit()
 
             var tiles: PackageManifest.Tiles?

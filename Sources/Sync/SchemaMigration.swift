@@ -4,6 +4,7 @@
 /// re-installed, pending edits kept); the source's triggers are brought to cover every column.
 /// Any other difference (a column dropped or retyped, or added in the package only) is refused
 /// naming table, column and side, before either database is written.
+import Extract
 import Geodatabase
 import SQLite
 
@@ -60,6 +61,10 @@ enum SchemaMigration {
             }
         }
         if additions.isEmpty { try tracking.install() }
+        // Packages made before clipped layers refused their geometry edits get the triggers now.
+        let tracked = Set(try tracking.trackedTables().map { $0.name.lowercased() })
+        let clipped = try PackageMetadata.layerCuts(in: package).filter { $0.value.clipped && tracked.contains($0.key.lowercased()) }
+        try tracking.installClipGuards(tables: clipped.keys.sorted())
     }
 
     /// Copies the source's values of `columns` into the package's rows and base rows.

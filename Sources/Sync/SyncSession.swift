@@ -266,7 +266,7 @@ private final class SyncRun {
                 try PackageSyncState.abandon(in: package)
                 return report
             }
-            for conflict in report.conflicts where !conflict.kind.isWinnable {
+            for conflict in report.conflicts where !conflict.kind.isWinnable && conflict.resolution == nil {
                 keep.insert(RowKey(conflict.table, conflict.globalID))
             }
         } else {
