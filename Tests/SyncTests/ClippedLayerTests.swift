@@ -103,4 +103,18 @@ import Testing
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
         #expect(try source.scalar("SELECT count(*) FROM parks WHERE unit_code = 'DENA'") == 1)
     }
+
+    @Test func editRefusesEarlyWithTheReason() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage(arguments: ["--clip"])
+        let data = url.appendingPathComponent("data.gpkg").path
+        let denali = try #require(try fixture.openPackage(url).connection.scalar("SELECT globalid FROM parks WHERE unit_code = 'DENA'")?.stringValue)
+        let before = try runProcess("sqlite3", [data, ".dump"]).stdout
+        let delete = CLI.run(["edit", url.path, "--layer", "parks", "--id", denali, "--delete"])
+        #expect(delete.exitCode == 1, "\(delete.stderr)")
+        #expect(delete.stderr.contains("a delete in layer 'parks' is refused") && delete.stderr.contains("was clipped"), "\(delete.stderr)")
+        #expect(try runProcess("sqlite3", [data, ".dump"]).stdout == before)
+        let set = CLI.run(["edit", url.path, "--layer", "parks", "--id", denali, "--set", "note=checked"])
+        #expect(set.exitCode == 0, "\(set.stderr)")
+    }
 }
