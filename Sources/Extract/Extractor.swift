@@ -64,6 +64,7 @@ public enum Extractor {
                               isCancelled: @escaping @Sendable () -> Bool = { false },
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
         let prepared = try prepare(request)
+        if request.register { try refreshSourceTriggers(request.source) }
         let output = URL(fileURLWithPath: request.output).standardizedFileURL
         let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force,
                                                   inputs: request.inputs)
@@ -136,6 +137,10 @@ public enum Extractor {
                 "created": created,
                 PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue,
             ], layers: zip(prepared.plans, result.layers).map { ($0, $1.cut) })
+            let clipped = zip(prepared.plans, result.layers).filter { $1.cut.clipped && tracked.contains($0.name) }.map(\.0.name)
+            do { try PackageChangeTracking(connection: writer.database).installClipGuards(tables: clipped) } catch {
+                throw ExtractError(.failure, "cannot install the clipped layers' triggers in the package: \(error)")
+            }
             try writer.commit()
 
             var tiles: PackageManifest.Tiles?
@@ -198,6 +203,18 @@ public enum Extractor {
             if let registered { try? registered.source.unregisterReplica(id: registered.id, by: "pkgbuild create (the build failed)") }
             if let e = error as? ExtractError { throw e }
             throw ExtractError(.failure, "cannot build \(output.path): \(error)")
+        }
+    }
+
+    /// Before the source is read: its change-log triggers must watch every column the package
+    /// will hold (a column added since `source enable` was not), or office edits of it would
+    /// never reach the package.
+    private static func refreshSourceTriggers(_ path: String) throws {
+        do {
+            let source = SourceGeodatabase(try GeoPackage(path: path))
+            if try source.isEnabled() { try source.refreshTriggers() }
+        } catch {
+            throw ExtractError(.registration, "cannot bring the change-log triggers of \(path) up to date: \(error)")
         }
     }
 

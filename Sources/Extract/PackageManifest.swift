@@ -150,8 +150,8 @@ public struct PackageManifest: Sendable, Hashable, Codable {
     }
 }
 
-/// How a layer was cut at build time; sync treats such layers differently (clipped layers are
-/// download-only, reprojected ones transform edits back).
+/// How a layer was cut at build time; sync treats such layers differently (clipped layers sync
+/// attribute edits only, reprojected ones transform edits back).
 public struct LayerCut: Sendable, Hashable, Codable {
     /// Geometries were cut to the area (`--clip`).
     public var clipped: Bool

@@ -3,7 +3,7 @@ import SQLite
 
 /// Our own tables in data.gpkg (prefix `pkgbuild_`) that say what the package is: its
 /// replica and source state (the authority; manifest.json only describes), and how each
-/// layer was cut, which sync needs (clipped layers are download-only, reprojected ones
+/// layer was cut, which sync needs (clipped layers sync attributes only, reprojected ones
 /// transform edits back).
 ///
 /// ```sql

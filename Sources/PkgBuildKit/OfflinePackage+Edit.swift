@@ -60,6 +60,7 @@ extension OfflinePackage {
             }
             var assignments = try checkedValues(change.values, layer: info, connection: connection)
             if let edit = change.geometry {
+                try refuseIfClipped(info, "a geometry edit", connection: connection)
                 guard let column = info.geometryColumn else {
                     throw PackageError(.invalidArgument, "layer '\(info.name)' is an attribute table: it has no geometry to change")
                 }
@@ -104,6 +105,7 @@ extension OfflinePackage {
                     crs: String = "EPSG:4326") throws(PackageError) -> Feature {
         try locked { connection in
             let info = try self.layer(named: layer)
+            try refuseIfClipped(info, "an insert", connection: connection)
             var assignments = try checkedValues(values, layer: info, connection: connection)
             if let geometry {
                 guard let column = info.geometryColumn else {
@@ -141,6 +143,7 @@ extension OfflinePackage {
     public func delete(in layer: String, id: FeatureID, cascade: Bool = false) throws(PackageError) -> DeleteResult {
         try locked { connection in
             let info = try self.layer(named: layer)
+            try refuseIfClipped(info, "a delete", connection: connection)
             var result = DeleteResult(deleted: [], keptRelated: [], removedLinks: 0)
             try connection.withTransaction(.immediate) {
                 var visited = Set<String>()

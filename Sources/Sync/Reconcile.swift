@@ -60,10 +60,9 @@ public struct Reconciler {
     /// Reconciles one local change with the source's current row (nil when the source has no
     /// row of that global id: never had one, or deleted it).
     public func reconcile(_ change: PendingChange, in table: SyncTable, sourceRow: RowValues?) -> RowReconciliation {
+        if table.cut.clipped && !table.cut.schemaOnly { return reconcileClipped(change, in: table, sourceRow: sourceRow) }
         if table.isDownloadOnly {
-            let reason = table.cut.clipped
-                ? "layer \(table.name) was clipped to the area when the package was built, so it is download-only; the local \(change.operation.rawValue) stays pending"
-                : "layer \(table.name) was packaged without its rows, so it is download-only; the local \(change.operation.rawValue) stays pending"
+            let reason = "layer \(table.name) was packaged without its rows, so it is download-only; the local \(change.operation.rawValue) stays pending"
             return RowReconciliation(conflicts: [Conflict(table: table.name, globalID: change.globalID, column: nil,
                                                           kind: .downloadOnly, message: reason)],
                                      keepsPending: true)
@@ -101,6 +100,41 @@ public struct Reconciler {
             let side = settle(&conflict)
             return RowReconciliation(sourceAction: side == .package ? .delete : .none, conflicts: [conflict])
         }
+    }
+
+    /// A clipped layer: attribute edits merge against the source's attributes (the geometry is
+    /// the area's cut of the source's, never compared). A geometry edit, an insert or a delete
+    /// cannot sync (the triggers refuse them now; packages made before may hold some): a
+    /// conflict that keeps the edit pending until `resolve --take source` discards it, the
+    /// package's row image kept in the conflict record; the source's row then comes down.
+    private func reconcileClipped(_ change: PendingChange, in table: SyncTable, sourceRow: RowValues?) -> RowReconciliation {
+        let geometryEdited = change.changedColumns.contains(where: table.isGeometry)
+        if change.operation == .update, !geometryEdited, let current = change.current, let sourceRow {
+            var attributes = table
+            attributes.columns = table.columns.filter { !table.isGeometry($0) }
+            var result = mergeColumns(table: attributes, globalID: change.globalID, base: change.base, current: current, source: sourceRow)
+            // The package takes the source's row back, its geometry cut again.
+            result.leavesRowsEqual = false
+            return result
+        }
+        let what = change.operation == .update ? (sourceRow == nil ? "update of a row deleted at the source" : "geometry edit")
+            : change.operation.rawValue
+        var conflict = Conflict(table: table.name, globalID: change.globalID, column: nil, kind: .downloadOnly,
+                                packageValue: rowImage(change.current ?? change.base, table),
+                                message: "layer \(table.name) was clipped to the package's area; its geometries, inserts and deletes "
+                                    + "cannot sync: the local \(what) stays pending until 'pkgbuild resolve --take source' discards it")
+        if decisions.side(table: table.name, globalID: change.globalID, column: nil) == .source {
+            conflict.resolution = .source
+            conflict.resolvedBy = "decision"
+            return RowReconciliation(conflicts: [conflict])
+        }
+        return RowReconciliation(conflicts: [conflict], keepsPending: true)
+    }
+
+    /// A row as text for a conflict record: `column=value` for every value column.
+    private func rowImage(_ row: RowValues?, _ table: SyncTable) -> String? {
+        guard let row else { return nil }
+        return table.valueColumns.map { "\($0)=\(describe(table, $0, row[$0] ?? .null) ?? "NULL")" }.joined(separator: "; ")
     }
 
     /// Column by column: changed in the package only goes up; changed at the source only stays

@@ -81,6 +81,9 @@ public final class SyncSession {
         }
         let scope = RegisteredScope(replica)
         state = scope.applied(to: state)
+        // Columns added at the source come in first: the schemas read next are the sync's.
+        try SchemaMigration.apply(try SchemaMigration.plan(package: package.connection, source: source.connection),
+                                  package: package.connection, source: source.connection, dryRun: options.dryRun)
         // Each schema read once, before any write; one GEOS and one PROJ context for the whole
         // sync, which runs on this thread.
         let setup = try SyncSetup(package: package.connection, source: source.connection, state: state, scope: scope,

@@ -46,7 +46,8 @@ public struct SyncTable: Sendable, Hashable {
         columns.filter { $0 != keyColumn && $0 != globalIDColumn }
     }
 
-    /// Local edits to a clipped layer cannot go up: its geometries are not the source's.
+    /// No local edit of a schema-only layer can go up; of a clipped layer (its geometries are
+    /// not the source's) only attribute edits can (see `Reconciler`).
     public var isDownloadOnly: Bool { cut.clipped || cut.schemaOnly }
 
     /// True for the geometry column.

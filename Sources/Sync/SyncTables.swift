@@ -24,8 +24,7 @@ enum SyncTables {
             guard let sourceTable = sourceTables.first(where: { $0.name.lowercased() == tracked.name.lowercased() }) else {
                 throw SyncError(.schemaChanged, "source schema changed since the package was built: table '\(tracked.name)' is no longer synced at the source")
             }
-            try compareColumns(table: tracked.name, package: package, source: source,
-                               geometryColumn: packageSchema.layer(named: tracked.name)?.geometryColumn?.name)
+            try compareColumns(table: tracked.name, package: package, source: source)
             let cut = cuts[tracked.name.lowercased()]
                 ?? manifest?.layers.first { $0.name.lowercased() == tracked.name.lowercased() }?.cut
             let packageLayer = packageSchema.layer(named: tracked.name)
@@ -39,29 +38,14 @@ enum SyncTables {
         }
     }
 
-    /// Refuses a table whose columns (names and declared types) differ between the databases.
-    /// A geometry column `create --clip` made Multi (`MULTIPOLYGON` for a source's `POLYGON`)
-    /// is the same column.
-    private static func compareColumns(table: String, package: Connection, source: Connection,
-                                       geometryColumn: String?) throws {
-        func columns(_ connection: Connection) throws -> [(name: String, type: String)] {
-            try connection.query("SELECT name, type FROM pragma_table_info(?)", [.text(table)]).map {
-                (($0[0].stringValue ?? ""), ($0[1].stringValue ?? "").uppercased())
-            }
-        }
-        let built = try columns(package), now = try columns(source)
-        let prefix = "source schema changed since the package was built:"
-        for column in built {
-            guard let match = now.first(where: { $0.name.lowercased() == column.name.lowercased() }) else {
-                throw SyncError(.schemaChanged, "\(prefix) column '\(table).\(column.name)' was dropped at the source")
-            }
-            let promoted = column.name.lowercased() == geometryColumn?.lowercased() && column.type == "MULTI" + match.type
-            if match.type != column.type && !promoted {
-                throw SyncError(.schemaChanged, "\(prefix) column '\(table).\(column.name)' was retyped from \(column.type.isEmpty ? "no type" : column.type) to \(match.type.isEmpty ? "no type" : match.type) at the source")
-            }
-        }
-        for column in now where !built.contains(where: { $0.name.lowercased() == column.name.lowercased() }) {
-            throw SyncError(.schemaChanged, "\(prefix) column '\(table).\(column.name)' was added at the source")
+    /// Refuses a table whose columns (names and declared types) differ between the databases
+    /// (``SchemaMigration`` has taken in the columns added at the source before this runs).
+    private static func compareColumns(table: String, package: Connection, source: Connection) throws {
+        if let added = try SchemaMigration.compare(table: table, package: package, source: source).first {
+            throw SyncError(.schemaChanged, """
+                schema of '\(table)' differs between package and source: column '\(table).\(added.column.name)' \
+                was added at the source and is not in the package (side: source)
+                """)
         }
     }
 

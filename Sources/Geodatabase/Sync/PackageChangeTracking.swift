@@ -10,13 +10,20 @@
 /// Triggers on T (key K, global id G), core SQL only, all silent while the apply context is
 /// set (a sync writing downloaded rows; see ``ApplyContext``):
 /// - `pkgbuild_guard_T` BEFORE UPDATE OF G: a set G cannot change.
-/// - `pkgbuild_edit_T_insert` AFTER INSERT: fills a NULL G from `randomblob`; records
-///   'insert', or 'update' when a base row exists for G (deleted, then re-inserted).
+/// - `pkgbuild_edit_T_stage` BEFORE INSERT: stages the rows the insert could replace, saving
+///   their base rows provisionally (see ``ReplaceStaging``).
+/// - `pkgbuild_edit_T_insert` AFTER INSERT: records each staged row that is gone as deleted
+///   (its base kept), drops the provisional bases of the others; fills a NULL G from
+///   `randomblob`; records 'insert', or 'update' when a base row exists for G (deleted, then
+///   re-inserted, or replaced by a row keeping its G).
 /// - `pkgbuild_edit_T_update` AFTER UPDATE WHEN some column other than G changed: saves OLD
 ///   into the base table (`INSERT OR IGNORE`: only the first change's OLD is kept; never for
 ///   a row inserted offline), then records 'update' unless the row is already 'insert'.
 /// - `pkgbuild_edit_T_delete` AFTER DELETE: a row inserted offline just loses its 'insert'
 ///   (nothing to sync); any other saves OLD as base and records 'delete'.
+///
+/// The update and delete triggers first clear what an ignored insert left staged. So a
+/// REPLACE is a delete plus an insert, with `recursive_triggers` on or off.
 ///
 /// So: insert+delete leaves nothing; update+update is one update against the base; an update
 /// that puts every base value back lists as no change.
@@ -61,7 +68,8 @@ public struct PackageChangeTracking {
             for name in names {
                 let table = try prepareTrackedTable(name, in: connection)
                 try ensureBaseTable(table)
-                for trigger in [guardTriggerSQL(table)] + Self.editTriggers(table) {
+                let uniqueKeys = try ReplaceStaging.uniqueKeys(of: table.name, in: connection)
+                for trigger in [guardTriggerSQL(table)] + Self.editTriggers(table, uniqueKeys: uniqueKeys) {
                     try installTrigger(named: trigger.name, sql: trigger.sql, in: connection)
                 }
                 result.append(table)
@@ -95,7 +103,11 @@ public struct PackageChangeTracking {
             for table in try trackedTables() {
                 let columns = table.columns
                 let g = SQL.identifier(table.globalIDColumn)
-                let baseColumns = columns.map { "b.\(SQL.identifier($0))" }.joined(separator: ", ")
+                // A column added to the package only (not by a sync) is missing from the base
+                // table: its base is unknown, so NULL, and the sync refuses it by name.
+                let baseFields = Set(try readFields(of: SyncSchema.baseTable(for: table.name), in: connection).map { $0.name.lowercased() })
+                let baseColumns = columns.map { baseFields.contains($0.lowercased()) ? "b.\(SQL.identifier($0))" : "NULL" }
+                    .joined(separator: ", ")
                 let currentColumns = columns.map { "t.\(SQL.identifier($0))" }.joined(separator: ", ")
                 // By index: base and current share `columns` (no name lookups per row).
                 let compared = columns.indices.filter { columns[$0] != table.globalIDColumn && columns[$0] != table.keyColumn }
@@ -193,43 +205,9 @@ public struct PackageChangeTracking {
             """)
     }
 
-    /// The three edit triggers of a table.
-    static func editTriggers(_ table: TrackedTable) -> [(name: String, sql: String)] {
-        let t = SQL.identifier(table.name), g = SQL.identifier(table.globalIDColumn), k = SQL.identifier(table.keyColumn)
-        let base = SQL.identifier(SyncSchema.baseTable(for: table.name))
-        let name = SQL.literal(table.name)
-        let tracking = "NOT EXISTS (SELECT 1 FROM pkgbuild_apply_context)"
-        let baseColumns = table.columns.map(SQL.identifier).joined(separator: ", ")
-        let oldValues = table.columns.map { "OLD.\(SQL.identifier($0))" }.joined(separator: ", ")
-        let insertedOffline = "EXISTS (SELECT 1 FROM pkgbuild_edits WHERE table_name = \(name) AND globalid = OLD.\(g) AND operation = 'insert')"
-        let saveBase = "INSERT OR IGNORE INTO \(base) (\(baseColumns)) SELECT \(oldValues) WHERE NOT \(insertedOffline);"
-        let changed = table.changedCondition.isEmpty ? "0" : table.changedCondition
-        let insertName = "pkgbuild_edit_\(table.name)_insert"
-        let updateName = "pkgbuild_edit_\(table.name)_update"
-        let deleteName = "pkgbuild_edit_\(table.name)_delete"
-        return [
-            (insertName, """
-                CREATE TRIGGER \(SQL.identifier(insertName)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
-                UPDATE \(t) SET \(g) = \(GlobalID.sqlExpression) WHERE \(k) = NEW.\(k) AND NEW.\(g) IS NULL; \
-                INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) \
-                SELECT \(name), r.\(g), CASE WHEN EXISTS (SELECT 1 FROM \(base) b WHERE b.\(g) = r.\(g)) \
-                THEN 'update' ELSE 'insert' END FROM \(t) r WHERE r.\(k) = NEW.\(k) AND \(tracking); END
-                """),
-            (updateName, """
-                CREATE TRIGGER \(SQL.identifier(updateName)) AFTER UPDATE ON \(t) FOR EACH ROW \
-                WHEN OLD.\(g) IS NOT NULL AND (\(changed)) AND \(tracking) BEGIN \
-                \(saveBase) \
-                INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) VALUES (\(name), OLD.\(g), \
-                COALESCE((SELECT operation FROM pkgbuild_edits WHERE table_name = \(name) AND globalid = OLD.\(g)), 'update')); END
-                """),
-            (deleteName, """
-                CREATE TRIGGER \(SQL.identifier(deleteName)) AFTER DELETE ON \(t) FOR EACH ROW \
-                WHEN OLD.\(g) IS NOT NULL AND \(tracking) BEGIN \
-                \(saveBase) \
-                INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) \
-                SELECT \(name), OLD.\(g), 'delete' WHERE NOT \(insertedOffline); \
-                DELETE FROM pkgbuild_edits WHERE table_name = \(name) AND globalid = OLD.\(g) AND operation = 'insert'; END
-                """),
-        ]
+    /// The edit triggers of a table; `uniqueKeys` are its UNIQUE column sets (for REPLACE).
+    static func editTriggers(_ table: TrackedTable, uniqueKeys: [[String]]) -> [(name: String, sql: String)] {
+        let sql = EditTriggerSQL(table)
+        return [sql.stageTrigger(uniqueKeys: uniqueKeys), sql.insertTrigger, sql.updateTrigger, sql.deleteTrigger]
     }
 }

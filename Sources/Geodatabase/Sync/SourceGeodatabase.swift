@@ -8,8 +8,12 @@
 ///
 /// Triggers on each tracked table T (global id column G, key K), core SQL only:
 /// - `pkgbuild_guard_T` BEFORE UPDATE OF G: a non-NULL G cannot change (RAISE(ABORT)).
-/// - `pkgbuild_log_T_insert` AFTER INSERT: fills a NULL G from `randomblob`, then
-///   `INSERT OR REPLACE INTO pkgbuild_changes` (T, G, 'insert', apply context).
+/// - `pkgbuild_log_T_stage` BEFORE INSERT: stages the rows the insert could replace
+///   (see ``ReplaceStaging``).
+/// - `pkgbuild_log_T_insert` AFTER INSERT: logs 'delete' for each staged row now gone (a
+///   REPLACE's implicit delete, which fires no DELETE trigger unless `recursive_triggers` is
+///   on); fills a NULL G from `randomblob`; logs (T, G, 'insert', apply context), or 'update'
+///   when the row replaced one with the same G.
 /// - `pkgbuild_log_T_update` AFTER UPDATE WHEN OLD.G IS NOT NULL AND some column other than
 ///   G changed (`OLD.c IS NOT NEW.c`): logs 'update'. An UPDATE that rewrites equal values
 ///   (as GDAL does for untouched fields) logs nothing.
@@ -21,7 +25,7 @@
 /// trigger cannot tell where a transaction starts; for sync the difference does not matter:
 /// "changed since generation G" is `generation > G`, and a reader in one read transaction
 /// sees a consistent generation. The log keeps only each row's LAST change (UNIQUE (table,
-/// globalid) + INSERT OR REPLACE), so it grows with the rows changed, not with the edits.
+/// globalid), rewritten by DELETE + INSERT), so it grows with the rows changed, not with the edits.
 ///
 /// Tracking and enabling use a ``Connection`` on which GDAL's `ST_*` functions are
 /// registered (GDAL's R-tree triggers call them during the backfill's UPDATE).
@@ -126,7 +130,8 @@ public struct SourceGeodatabase {
             var tables: [TrackedTable] = []
             for name in names {
                 let table = try prepareTrackedTable(name, in: connection)
-                for trigger in [guardTriggerSQL(table)] + Self.logTriggers(table) {
+                let uniqueKeys = try ReplaceStaging.uniqueKeys(of: table.name, in: connection)
+                for trigger in [guardTriggerSQL(table)] + Self.logTriggers(table, uniqueKeys: uniqueKeys) {
                     try installTrigger(named: trigger.name, sql: trigger.sql, in: connection)
                 }
                 tables.append(table)
@@ -135,6 +140,36 @@ public struct SourceGeodatabase {
         }
         if try options.useWAL && connection.journalMode != .wal { try connection.setJournalMode(.wal) }
         return tables
+    }
+
+    /// Re-installs the change-log triggers of the tracked tables whose triggers no longer match
+    /// their columns and UNIQUE indexes (a column added since enable would otherwise never be
+    /// watched, so its edits would never travel), in one transaction. Reads only, and writes
+    /// nothing, when every trigger matches (a read-only source then stays usable).
+    /// - Returns: the tables whose triggers were re-installed.
+    @discardableResult
+    public func refreshTriggers() throws -> [String] {
+        try requireEnabled()
+        func expected() throws -> [(table: String, triggers: [(name: String, sql: String)])] {
+            try trackedTables().map { table in
+                let uniqueKeys = try ReplaceStaging.uniqueKeys(of: table.name, in: connection)
+                return (table.name, [guardTriggerSQL(table)] + Self.logTriggers(table, uniqueKeys: uniqueKeys))
+            }
+        }
+        func stale(_ trigger: (name: String, sql: String)) throws -> Bool {
+            try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+                                  [.text(trigger.name)])?.stringValue != trigger.sql
+        }
+        guard try expected().contains(where: { try $0.triggers.contains(where: stale) }) else { return [] }
+        return try connection.withTransaction(.immediate) {
+            for statement in SyncSchema.commonDDL + SyncSchema.sourceDDL { try connection.execute(statement) }
+            var refreshed: [String] = []
+            for entry in try expected() where try entry.triggers.contains(where: stale) {
+                for trigger in entry.triggers { try installTrigger(named: trigger.name, sql: trigger.sql, in: connection) }
+                refreshed.append(entry.table)
+            }
+            return refreshed
+        }
     }
 
     /// True when ``enable(_:)`` has run on this file.
@@ -207,33 +242,9 @@ public struct SourceGeodatabase {
         }
     }
 
-    /// The three change-log triggers of a table.
-    static func logTriggers(_ table: TrackedTable) -> [(name: String, sql: String)] {
-        let t = SQL.identifier(table.name), g = SQL.identifier(table.globalIDColumn), k = SQL.identifier(table.keyColumn)
-        let tableLiteral = SQL.literal(table.name)
-        let context = "(SELECT replica_id FROM pkgbuild_apply_context), (SELECT sync_id FROM pkgbuild_apply_context)"
-        let insertName = "pkgbuild_log_\(table.name)_insert"
-        let updateName = "pkgbuild_log_\(table.name)_update"
-        let deleteName = "pkgbuild_log_\(table.name)_delete"
-        let changed = table.changedCondition.isEmpty ? "0" : table.changedCondition
-        return [
-            (insertName, """
-                CREATE TRIGGER \(SQL.identifier(insertName)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
-                UPDATE \(t) SET \(g) = \(GlobalID.sqlExpression) WHERE \(k) = NEW.\(k) AND NEW.\(g) IS NULL; \
-                INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
-                SELECT \(tableLiteral), \(g), 'insert', \(context) FROM \(t) WHERE \(k) = NEW.\(k); END
-                """),
-            (updateName, """
-                CREATE TRIGGER \(SQL.identifier(updateName)) AFTER UPDATE ON \(t) FOR EACH ROW \
-                WHEN OLD.\(g) IS NOT NULL AND (\(changed)) BEGIN \
-                INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
-                VALUES (\(tableLiteral), NEW.\(g), 'update', \(context)); END
-                """),
-            (deleteName, """
-                CREATE TRIGGER \(SQL.identifier(deleteName)) AFTER DELETE ON \(t) FOR EACH ROW WHEN OLD.\(g) IS NOT NULL BEGIN \
-                INSERT OR REPLACE INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
-                VALUES (\(tableLiteral), OLD.\(g), 'delete', \(context)); END
-                """),
-        ]
+    /// The change-log triggers of a table; `uniqueKeys` are its UNIQUE column sets (for REPLACE).
+    static func logTriggers(_ table: TrackedTable, uniqueKeys: [[String]]) -> [(name: String, sql: String)] {
+        let sql = LogTriggerSQL(table)
+        return [sql.stageTrigger(uniqueKeys: uniqueKeys), sql.insertTrigger, sql.updateTrigger, sql.deleteTrigger]
     }
 }

@@ -18,6 +18,10 @@
 ///   origin_key TEXT NOT NULL, destination_table TEXT NOT NULL, destination_key TEXT NOT NULL,
 ///   cardinality TEXT NOT NULL CHECK (cardinality IN ('one-to-one','one-to-many','many-to-many')),
 ///   created_at TEXT NOT NULL DEFAULT (...));
+/// -- The rows an INSERT may replace, staged by a BEFORE INSERT trigger and confirmed by the
+/// -- AFTER INSERT one (see ReplaceStaging); what an ignored INSERT leaves, the next clears.
+/// CREATE TABLE pkgbuild_replaced (table_name TEXT NOT NULL, globalid TEXT NOT NULL,
+///   provisional INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_name, globalid));
 /// ```
 ///
 /// In a source only (see `SourceGeodatabase`):
@@ -106,6 +110,7 @@ public enum SyncSchema {
         replica_id TEXT, sync_id TEXT)
         """,
         relationshipsDDL,
+        ReplaceStaging.ddl,
     ]
 
     static let sourceDDL = [
