@@ -509,46 +509,99 @@ def encode(step):
     return {k: plain(v) for k, v in step.items()}
 
 
-def run(arguments):
+def replayable(world, step):
+    """In a replay with steps left out, whether the rows a step names are still there."""
+    if step['kind'] in ('sync', 'kill'):
+        return True
+    rows = world.source if step['kind'] == 'office' else world.packages[step['package']].rows
+    gids = [step['gid']] + ([step['other']] if 'other' in step else [])
+    present = [(TABLE, gpkg.normalized_gid(g)) in rows for g in gids]
+    inserting = step['kind'] == 'insert' or step.get('what') == 'insert'
+    return not any(present) if inserting else all(present)
+
+
+def execute(arguments, replay=None, quiet=False):
+    """One run: random steps from the seed, or the steps of replay (those whose rows are
+    still there). Returns (steps, failure text or None, directory)."""
     rng = random.Random(arguments.seed)
     kinds = arguments.kinds
     directory = arguments.keep or tempfile.mkdtemp(prefix='pkgbuild-model-')
     os.makedirs(directory, exist_ok=True)
     steps = []
-    began = time.monotonic()
     try:
         world = World(os.path.abspath(arguments.pkgbuild), directory, rng, kinds)
         world.pending_exit_2 = arguments.pending_exit_2
-        for number in range(1, arguments.steps + 1):
-            # About one step in three is a sync; syncs keep conflicts from piling up.
-            step = choose_sync(world, kinds) if rng.random() < 0.35 else choose_edit(world, kinds)
+        for number in range(1, (len(replay) if replay is not None else arguments.steps) + 1):
+            if replay is not None:
+                step = replay[number - 1]
+                if not replayable(world, step):
+                    continue
+            else:
+                # About one step in three is a sync; syncs keep conflicts from piling up.
+                step = choose_sync(world, kinds) if rng.random() < 0.35 else choose_edit(world, kinds)
             steps.append(step)
-            if arguments.verbose:
-                print('%4d %s' % (number, json.dumps(encode(step), ensure_ascii=False)), flush=True)
+            if arguments.verbose and not quiet:
+                print('%4d %s' % (len(steps), json.dumps(encode(step), ensure_ascii=False)), flush=True)
             if step['kind'] in ('sync', 'kill'):
                 apply_sync(world, step)
             else:
                 apply_edit(world, step)
     except Undecided as note:
-        print('seed %d: stopped at step %d of %d, undecided: %s' % (arguments.seed, len(steps), arguments.steps, note))
+        print('seed %d: stopped at step %d, undecided: %s' % (arguments.seed, len(steps), note))
+    except Mismatch as failure:
+        return steps, str(failure), directory
+    except Exception as failure:      # a driver or client error: shown like a mismatch
+        return steps, '%s: %s' % (type(failure).__name__, failure), directory
+    if not quiet:
+        print('seed %d: %d steps (%d syncs, %d killed mid-run) matched the model' % (
+            arguments.seed, len(steps), sum(s['kind'] in ('sync', 'kill') for s in steps), world.kills))
+    return steps, None, directory
+
+
+def shrink(arguments, steps):
+    """Leaves out ever smaller runs of steps while the replay still fails; returns the
+    shortest failing list found and its failure."""
+    failure = None
+    chunk = max(1, len(steps) // 2)
+    while chunk >= 1:
+        i = 0
+        while i < len(steps):
+            trial = steps[:i] + steps[i + chunk:]
+            kept, text, directory = execute(arguments, trial, quiet=True)
+            if not arguments.keep:
+                shutil.rmtree(directory, ignore_errors=True)
+            if text is not None:
+                steps, failure = kept, text
+            else:
+                i += chunk
+        chunk //= 2
+    return steps, failure
+
+
+def report(arguments, steps, failure, heading):
+    print('%s: seed %d, step %d of %d, kinds %s' % (heading, arguments.seed, len(steps), arguments.steps,
+                                                   ','.join(arguments.kinds)))
+    for number, step in enumerate(steps, 1):
+        print('%4d %s' % (number, json.dumps(encode(step), ensure_ascii=False)))
+    print('--- model vs files after step %d:' % len(steps))
+    print(failure)
+
+
+def run(arguments):
+    began = time.monotonic()
+    steps, failure, directory = execute(arguments)
+    if failure is None:
+        if not arguments.keep:
+            shutil.rmtree(directory, ignore_errors=True)
+        print('in %.1f s' % (time.monotonic() - began))
         return 0
-    except (Mismatch, Exception) as failure:
-        print('FAILED: seed %d, step %d of %d, kinds %s' % (arguments.seed, len(steps), arguments.steps,
-                                                           ','.join(kinds)))
-        for number, step in enumerate(steps, 1):
-            print('%4d %s' % (number, json.dumps(encode(step), ensure_ascii=False)))
-        print('--- model vs files after step %d:' % len(steps))
-        print(failure if isinstance(failure, Mismatch) else '%s: %s' % (type(failure).__name__, failure))
-        print('files kept in %s' % directory)
-        return 1
-    finally:
-        pass
-    if not arguments.keep:
-        shutil.rmtree(directory, ignore_errors=True)
-    print('seed %d: %d steps (%d syncs, %d killed mid-run) matched the model in %.1f s' % (
-        arguments.seed, len(steps), sum(s['kind'] in ('sync', 'kill') for s in steps), world.kills,
-        time.monotonic() - began))
-    return 0
+    report(arguments, steps, failure, 'FAILED')
+    print('files kept in %s' % directory)
+    if arguments.shrink:
+        shrunk, shrunk_failure = shrink(arguments, steps)
+        if shrunk_failure is not None:
+            report(arguments, shrunk, shrunk_failure, 'SHRUNK (a replay; kills land at other instants)')
+    return 1
 
 
 def main():
@@ -562,6 +615,7 @@ def main():
     parser.add_argument('--pending-exit-2', action='store_true',
                         help="accept exit 2 for a sync that completed leaving edits pending (the code's "
                              "behaviour before issue 10's exit codes; the contract says 0)")
+    parser.add_argument('--shrink', action='store_true', help='on a failure, look for a shorter failing step list')
     parser.add_argument('--verbose', action='store_true', help='print each step as it runs')
     parser.add_argument('--keep', help='work in this directory and keep it')
     arguments = parser.parse_args()
