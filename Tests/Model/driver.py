@@ -152,11 +152,15 @@ class World:
         return point(self.rng.choice(GRID), self.rng.choice(GRID), self.rng.choice(ZS))
 
     def moved_point(self, old):
-        """A new position, or (one time in three) the same x, y with another Z only."""
-        if old[0] == 'geom' and old[1][1] and self.rng.random() < 1 / 3:
+        """A new position, or (one time in three, with the geom kind) the same x, y with
+        another Z only."""
+        if 'geom' in self.kinds and old[0] == 'geom' and old[1][1] and self.rng.random() < 1 / 3:
             x, y, z = old[1][1][0]
             return point(x, y, self.rng.choice([v for v in ZS if v != z]))
-        return self.random_point()
+        while True:        # a move changes x or y (a Z-only change is the geom kind's)
+            new = self.random_point()
+            if old[0] != 'geom' or not old[1][1] or new[1][1][0][:2] != old[1][1][0][:2]:
+                return new
 
     def new_row(self):
         return {'name': text(self.rng.choice(NAMES)), 'count': ('integer', self.rng.randrange(6)),
