@@ -44,11 +44,14 @@ import Testing
         Run(seed: 1, steps: 80, kinds: passingKinds),
         Run(seed: 2, steps: 80, kinds: passingKinds),
         Run(seed: 3, steps: 80, kinds: passingKinds),
-        Run(seed: 2, steps: 80, kinds: edits.union(["geom"])),     // step 38: an office-side Z kept
-        Run(seed: 1, steps: 80, kinds: edits.union(["latin1"])),   // step 19
-        Run(seed: 1, steps: 80, kinds: edits.union(["replace"])),  // step 20
-        Run(seed: 1, steps: 80, kinds: edits.union(["swap"])),
-        Run(seed: 1, steps: 80, kinds: edits.union(["revert"])),   // step 65
+        // Found on the code before issue 10's fixes (step of the first mismatch, item shown):
+        Run(seed: 2, steps: 80, kinds: edits.union(["geom"])),                  // 38, item 1 (Z not uploaded)
+        Run(seed: 2, steps: 80, kinds: passingKinds.union(["geom"])),           // 46, item 1
+        Run(seed: 1, steps: 80, kinds: edits.union(["latin1"])),                // 19, item 2
+        Run(seed: 1, steps: 80, kinds: edits.union(["office", "latin1"])),      // 13, item 2 (office text)
+        Run(seed: 1, steps: 80, kinds: edits.union(["replace"])),               // 20, item 8
+        Run(seed: 1, steps: 80, kinds: edits.union(["swap"])),                  // 19, item 7
+        Run(seed: 1, steps: 80, kinds: edits.union(["revert"])),                // 65, a no-op write resurrects a row
     ]
 
     @Test(arguments: runs.filter { $0.kinds.isSubset(of: passingKinds) })
