@@ -30,13 +30,15 @@ bench:
 fuzz: bootstrap
 	@fuzz/run $(FUZZ_SECONDS)
 
-# The model-based sync test at length: make soak SEED=7 STEPS=5000 [KINDS=attr,geom,...]
+# The model-based sync test at length (Tests/Model): make soak SEED=7 STEPS=5000, with KINDS=
+# to choose the step kinds and SOAK_FLAGS=--shrink (or --pending-exit-2, --verbose, --keep DIR).
 SEED ?= 1
 STEPS ?= 2000
 KINDS ?= attr,geom,insert,delete,revert,replace,swap,latin1,office,oneway,kill
+SOAK_FLAGS ?=
 soak: bootstrap
 	$(SWIFT) build
-	/usr/bin/python3 Tests/Model/driver.py --pkgbuild .build/debug/pkgbuild --seed $(SEED) --steps $(STEPS) --kinds $(KINDS)
+	/usr/bin/python3 Tests/Model/driver.py --pkgbuild .build/debug/pkgbuild --seed $(SEED) --steps $(STEPS) --kinds $(KINDS) $(SOAK_FLAGS)
 
 clean:
 	rm -rf .build out bench/work

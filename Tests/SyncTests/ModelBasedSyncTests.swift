@@ -9,6 +9,8 @@ import Testing
 @Suite(.serialized) struct ModelBasedSyncTests {
     static let binary = TestData.root.appendingPathComponent(".build/debug/pkgbuild").path
     static let driver = TestData.root.appendingPathComponent("Tests/Model/driver.py").path
+    /// No __pycache__ in the source tree.
+    static let environment = ["PYTHONDONTWRITEBYTECODE": "1"]
 
     /// The step kinds that hold today (attr, insert, delete are edits of attributes and whole
     /// rows by the three clients; office adds the source's own edits; oneway adds upload-only
@@ -54,13 +56,22 @@ import Testing
         Run(seed: 1, steps: 80, kinds: edits.union(["revert"])),                // 65, a no-op write resurrects a row
     ]
 
+    /// The model's own rules by example (Tests/Model/test_model.py), before it judges pkgbuild.
+    @Test func modelStatesTheRules() throws {
+        let result = try runProcess("/usr/bin/python3", [
+            "-m", "unittest", "discover", "-s", TestData.root.appendingPathComponent("Tests/Model").path,
+            "-p", "test_model.py",
+        ], environment: Self.environment)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
     @Test(arguments: runs.filter { $0.kinds.isSubset(of: passingKinds) })
     func modelPredictsEverySync(_ run: Run) throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build the executable first")
         let result = try runProcess("/usr/bin/python3", [
             Self.driver, "--pkgbuild", Self.binary, "--seed", String(run.seed), "--steps", String(run.steps),
             "--kinds", run.kinds.sorted().joined(separator: ","),
-        ] + (Self.pendingExitsTwo ? ["--pending-exit-2"] : []))
+        ] + (Self.pendingExitsTwo ? ["--pending-exit-2"] : []), environment: Self.environment)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }
