@@ -27,7 +27,8 @@ Directions: 'upload' carries local changes up only, 'download' source changes do
 'bidirectional' both. A change the direction does not carry stays pending (exit 0); a
 source change to a row with a pending local change waits for that change to be settled.
 The package's own upload is not echoed back: after a sync that settles a row, package and
-source hold the same merged row.
+source hold the same merged row. An upload settles every row the package wrote, also one
+written back to its base (that one is simply the source's row then).
 Membership: after a sync, a row the sync carried down (or settled) belongs to the package
 when the source's row intersects the package's area; others leave it.
 """
@@ -125,6 +126,10 @@ def sync(source, package, direction, policy, geometry_column, unique_columns=())
             settled[key] = result
         if conflicted and policy == FAIL:
             return 2, dict(source), package.copy()
+        # A row written locally but back at its base (a revert, a write of the same values)
+        # has nothing to upload: it is settled as the source's row, like any settled row.
+        for key in set(package.base) - set(pending):
+            settled[key] = source.get(key)
         # The source refuses a result that duplicates a UNIQUE value: take the refusals out
         # until the rest fits (a collision-free order of the net changes exists when the end
         # state has no duplicates).

@@ -84,6 +84,13 @@ class ModelTests(unittest.TestCase):
         code, s, p = self.sync(source, package, policy=model.PACKAGE_WINS)
         self.assertEqual((code, s, p.rows), (0, {}, {}))
 
+    def test_upload_settles_a_row_written_back_to_its_base(self):
+        source, package = start(A=row())
+        package.write(K, row())                                    # the same values again
+        source[K] = row(name='office')
+        code, s, p = self.sync(source, package, direction=model.UPLOAD)
+        self.assertEqual((code, s[K], p.rows[K], p.base), (0, row(name='office'), row(name='office'), {}))
+
     def test_membership(self):
         source, package = start(A=row(), B=row(code='C2'))
         package.write(K, row(x=3.0))
