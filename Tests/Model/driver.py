@@ -3,7 +3,8 @@
 SIGKILLs, every sync checked against model.py's prediction.
 
     /usr/bin/python3 Tests/Model/driver.py --pkgbuild .build/debug/pkgbuild --seed 1 --steps 100
-        [--kinds attr,geom,insert,delete,revert,replace,swap,latin1,office,kill] [--keep DIR]
+        [--kinds attr,geom,insert,delete,revert,replace,swap,latin1,office,oneway,kill]
+        [--pending-exit-2] [--shrink] [--verbose] [--keep DIR]
 
 Runs under Debian's python3 (GDAL's bindings). GDAL and sqlite3 edit in this process; only
 pkgbuild runs as a subprocess. Exit 0 when every sync matched the model, 1 on the first
