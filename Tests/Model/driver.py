@@ -149,6 +149,14 @@ class World:
             return ('text', self.rng.choice([b'Do\xf1a', b'Espa\xf1a', b'caf\xe9']))
         raise ValueError(column)
 
+    def changed_value(self, column, old):
+        """A random value; one that differs from old unless the revert kind is on (a write of
+        the value a row already holds is a no-op, like a revert)."""
+        while True:
+            value = self.random_value(column)
+            if value != old or 'revert' in self.kinds:
+                return value
+
     def random_point(self):
         return point(self.rng.choice(GRID), self.rng.choice(GRID), self.rng.choice(ZS))
 
@@ -302,7 +310,7 @@ def choose_edit(world, kinds):
         if kind == 'attr':
             column = rng.choice(['name', 'count', 'height'])
             return {'kind': kind, 'client': client, 'package': name, 'gid': key[1],
-                    'row': {column: world.random_value(column)}}
+                    'row': {column: world.changed_value(column, package.rows[key].get(column))}}
         if kind == 'latin1':
             return {'kind': kind, 'client': 'sqlite', 'package': name, 'gid': key[1],
                     'row': {'name': world.random_value('latin1')}}
@@ -339,7 +347,7 @@ def choose_office(world, kinds):
     key = rng.choice(keys)
     if what == 'attr':
         column = rng.choice(['name', 'count', 'height'])
-        return dict(step, gid=key[1], row={column: world.random_value(column)})
+        return dict(step, gid=key[1], row={column: world.changed_value(column, world.source[key].get(column))})
     if what == 'latin1':
         return dict(step, client='sqlite', gid=key[1], row={'name': world.random_value('latin1')})
     if what == 'geom':
