@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_RELEASE = .build/release/pkgbuild
 FUZZ_SECONDS ?= 60
 
-.PHONY: run test build release bench fuzz bootstrap clean
+.PHONY: run test build release bench fuzz soak bootstrap clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -29,6 +29,16 @@ bench:
 
 fuzz: bootstrap
 	@fuzz/run $(FUZZ_SECONDS)
+
+# The model-based sync test at length (Tests/Model): make soak SEED=7 STEPS=5000, with KINDS=
+# to choose the step kinds and SOAK_FLAGS=--shrink (or --pending-exit-2, --verbose, --keep DIR).
+SEED ?= 1
+STEPS ?= 2000
+KINDS ?= attr,geom,insert,delete,revert,replace,swap,latin1,office,oneway,kill
+SOAK_FLAGS ?=
+soak: bootstrap
+	$(SWIFT) build
+	/usr/bin/python3 Tests/Model/driver.py --pkgbuild .build/debug/pkgbuild --seed $(SEED) --steps $(STEPS) --kinds $(KINDS) $(SOAK_FLAGS)
 
 clean:
 	rm -rf .build out bench/work

@@ -1,0 +1,173 @@
+"""The sync contract, stated as a small executable model (issue 10, "How sync decides").
+
+Written apart from the Swift code, to be read as the specification the randomized test
+(driver.py) holds pkgbuild to. No GDAL, no SQLite: plain values.
+
+A row is a dict column -> value; the key of a row is (table, globalid). Values are tagged
+pairs, so that equality is the contract's equality:
+  ('null', None), ('integer', 5), ('real', 2.5), ('text', b'bytes'), ('blob', b'...'),
+  ('geom', (wkb_type, coordinates)) -- type and dimensions in the ISO WKB type code, every
+  vertex in order with its exact values; only the blob's encoding is forgotten.
+Text compares as bytes: b'Do\\xf1a' (Latin-1) is not b'Do\\xc3\\xb1a' (UTF-8).
+
+A package holds its rows and, for each row it changed locally, the row's base (as
+extracted or last synced; None for a row it inserted). The pending change of a row is the
+difference between base and current: a row set back to its base has none.
+
+A sync is a per-column three-way merge of base, package and the source's row now:
+  - changed on one side only: that side wins;
+  - changed on both sides to the same value: no conflict;
+  - changed on both sides differently, or an update against a delete: a conflict, settled
+    by the policy: 'fail' changes nothing on either side and exits 2; 'source-wins' and
+    'package-wins' take that side's value (or deletion).
+  - a result the source refuses (a duplicate in a UNIQUE column) is a conflict too: 'fail'
+    changes nothing (exit 2); 'source-wins' discards the row's local change; 'package-wins'
+    cannot take it, so the row stays pending, untouched on both sides, and the sync exits 2.
+Directions: 'upload' carries local changes up only, 'download' source changes down only,
+'bidirectional' both. A change the direction does not carry stays pending (exit 0); a
+source change to a row with a pending local change waits for that change to be settled.
+The package's own upload is not echoed back: after a sync that settles a row, package and
+source hold the same merged row. An upload settles every row the package wrote, also one
+written back to its base (that one is simply the source's row then).
+Membership: after a sync, a row the sync carried down (or settled) belongs to the package
+when the source's row intersects the package's area; others leave it.
+"""
+
+from dataclasses import dataclass, field
+
+FAIL, SOURCE_WINS, PACKAGE_WINS = 'fail', 'source-wins', 'package-wins'
+UPLOAD, DOWNLOAD, BIDIRECTIONAL = 'upload', 'download', 'bidirectional'
+
+
+@dataclass
+class Package:
+    name: str
+    area: tuple                                # (minx, miny, maxx, maxy), the source's CRS
+    rows: dict = field(default_factory=dict)   # key -> row
+    base: dict = field(default_factory=dict)   # key -> base row, or None for a local insert
+
+    def write(self, key, row):
+        """A local edit: row, or None to delete. The first change of a row saves its base."""
+        if key not in self.base:
+            self.base[key] = self.rows.get(key)
+        if row is None:
+            self.rows.pop(key, None)
+        else:
+            self.rows[key] = dict(row)
+
+    def pending(self):
+        """key -> (base, current) for every row whose current state differs from its base."""
+        return {k: (b, self.rows.get(k)) for k, b in self.base.items() if self.rows.get(k) != b}
+
+    def copy(self):
+        return Package(self.name, self.area, {k: dict(r) for k, r in self.rows.items()},
+                       {k: (dict(b) if b is not None else None) for k, b in self.base.items()})
+
+
+def merge(base, pkg, src, policy):
+    """The three-way merge of one row. Returns (result row or None, conflicted?).
+    result is None when the row ends deleted; under 'fail' a conflicted result is meaningless."""
+    if base is None:                          # a local insert: its globalid is new at the source
+        return (pkg, False) if src is None else (pkg if policy != SOURCE_WINS else src, True)
+    if pkg is None:                           # a local delete
+        if src is None or src == base:
+            return None, False
+        return (src if policy == SOURCE_WINS else None), True
+    if src is None:                           # a local update of a row the source deleted
+        return (None if policy == SOURCE_WINS else pkg), True
+    result, conflicted = {}, False
+    for column in pkg:
+        b, p, s = base.get(column), pkg[column], src.get(column)
+        if p == b or p == s:
+            result[column] = s
+        elif s == b:
+            result[column] = p
+        else:
+            conflicted = True
+            result[column] = s if policy == SOURCE_WINS else p
+    return result, conflicted
+
+
+def intersects(row, area, geometry_column):
+    """Whether a row's geometry meets the area (a row without geometry counts as outside).
+    Points only: the driver's layers are POINT Z."""
+    value = row.get(geometry_column)
+    if value is None or value[0] != 'geom' or not value[1][1]:
+        return False
+    x, y = value[1][1][0][:2]
+    minx, miny, maxx, maxy = area
+    return minx <= x <= maxx and miny <= y <= maxy
+
+
+def duplicates(rows, unique_columns):
+    """Keys of the rows whose value in a UNIQUE column (table, column) another row also holds."""
+    seen, dup = {}, set()
+    for key, row in rows.items():
+        for table, column in unique_columns:
+            if key[0] != table or row.get(column, ('null', None))[0] == 'null':
+                continue
+            other = seen.setdefault((table, column, row[column]), key)
+            if other != key:
+                dup |= {key, other}
+    return dup
+
+
+def sync(source, package, direction, policy, geometry_column, unique_columns=()):
+    """One uninterrupted sync. source: key -> row. Returns (exit code, new source, new package)."""
+    up = direction in (UPLOAD, BIDIRECTIONAL)
+    down = direction in (DOWNLOAD, BIDIRECTIONAL)
+    new_source, new_package = dict(source), package.copy()
+    pending = package.pending()
+    settled, conflicted, refused = {}, False, set()
+    if up:
+        for key, (base, current) in pending.items():
+            result, c = merge(base, current, source.get(key), policy)
+            conflicted |= c
+            settled[key] = result
+        if conflicted and policy == FAIL:
+            return 2, dict(source), package.copy()
+        # A row written locally but back at its base (a revert, a write of the same values)
+        # has nothing to upload: it is settled as the source's row, like any settled row.
+        for key in set(package.base) - set(pending):
+            settled[key] = source.get(key)
+        # The source refuses a result that duplicates a UNIQUE value: take the refusals out
+        # until the rest fits (a collision-free order of the net changes exists when the end
+        # state has no duplicates).
+        while True:
+            trial = dict(source)
+            for key, result in settled.items():
+                if result is None:
+                    trial.pop(key, None)
+                else:
+                    trial[key] = result
+            clash = {k for k in duplicates(trial, unique_columns) if k in settled and settled[k] != source.get(k)}
+            if not clash:
+                break
+            if policy == FAIL:
+                return 2, dict(source), package.copy()
+            for key in clash:
+                if policy == SOURCE_WINS:
+                    settled[key] = source.get(key)
+                else:
+                    del settled[key]
+                    refused.add(key)
+        new_source = trial
+    # The package: settled rows take the merged result; without download, rows the source
+    # changed stay as they were; with it, every row not pending comes from the source.
+    still_pending = set(pending) - set(settled)
+    for key in settled:
+        new_package.base.pop(key, None)
+        new_package.rows.pop(key, None)
+        if settled[key] is not None and intersects(settled[key], package.area, geometry_column):
+            new_package.rows[key] = dict(settled[key])
+    if down:
+        for key in set(new_package.rows) | set(new_source):
+            if key in still_pending or key in settled:
+                continue
+            new_package.base.pop(key, None)   # a reverted edit: nothing of its own to keep
+            row = new_source.get(key)
+            if row is not None and intersects(row, package.area, geometry_column):
+                new_package.rows[key] = dict(row)
+            else:
+                new_package.rows.pop(key, None)
+    return (2 if refused else 0), new_source, new_package

@@ -1,0 +1,117 @@
+"""The model's rules by example, so that the specification itself is checked before it judges
+pkgbuild. Run: /usr/bin/python3 -m unittest discover -s Tests/Model -p 'test_model.py'"""
+
+import unittest
+
+import model
+
+G = 'geom'
+K, K2 = ('t', 'A'), ('t', 'B')
+AREA = (0, 0, 1, 1)
+
+
+def row(name='a', code='C1', x=0.5, y=0.5, z=1.0):
+    return {'name': ('text', name.encode('latin-1')), 'code': ('text', code.encode()),
+            G: ('geom', (1001, ((x, y, z),)))}
+
+
+def start(**rows):
+    source = {('t', k): v for k, v in rows.items()}
+    return source, model.Package('p', AREA, {k: dict(v) for k, v in source.items()})
+
+
+class ModelTests(unittest.TestCase):
+    def sync(self, source, package, direction=model.BIDIRECTIONAL, policy=model.FAIL):
+        return model.sync(source, package, direction, policy, G, (('t', 'code'),))
+
+    def test_one_side_changed_wins(self):
+        source, package = start(A=row())
+        package.write(K, row(name='field'))
+        code, s, p = self.sync(source, package)
+        self.assertEqual((code, s[K]['name'], p.rows[K]['name'], p.base), (0, ('text', b'field'), ('text', b'field'), {}))
+
+    def test_columns_merge_and_same_value_is_no_conflict(self):
+        source, package = start(A=row())
+        package.write(K, row(name='same', z=2.0))
+        source[K] = row(name='same', code='C9')
+        code, s, _ = self.sync(source, package)
+        self.assertEqual((code, s[K]), (0, row(name='same', code='C9', z=2.0)))
+
+    def test_conflict_under_each_policy(self):
+        for policy, expected in ((model.SOURCE_WINS, b'office'), (model.PACKAGE_WINS, b'field')):
+            source, package = start(A=row())
+            package.write(K, row(name='field'))
+            source[K] = row(name='office')
+            code, s, p = self.sync(source, package, policy=policy)
+            self.assertEqual((code, s[K]['name'][1], p.rows[K]['name'][1]), (0, expected, expected))
+        source, package = start(A=row())
+        package.write(K, row(name='field'))
+        source[K] = row(name='office')
+        code, s, p = self.sync(source, package)
+        self.assertEqual((code, s, p.rows[K]['name'][1]), (2, source, b'field'))
+
+    def test_update_against_delete(self):
+        source, package = start(A=row())
+        package.write(K, None)
+        source[K] = row(name='office')
+        self.assertEqual(self.sync(source, package, policy=model.PACKAGE_WINS)[1], {})
+        code, s, p = self.sync(source, package, policy=model.SOURCE_WINS)
+        self.assertEqual((s[K], p.rows[K]), (row(name='office'), row(name='office')))
+
+    def test_z_and_bytes_are_compared_exactly(self):
+        source, package = start(A=row())
+        package.write(K, row(z=250.0))
+        self.assertEqual(list(package.pending()), [K])            # a Z-only change is a change
+        package.write(K, row(z=250.0, name='Do\u00f1a'))
+        _, s, _ = self.sync(source, package)
+        self.assertEqual(s[K], row(z=250.0, name='Do\u00f1a'))
+        self.assertEqual(s[K]['name'], ('text', b'Do\xf1a'))
+
+    def test_direction_not_carrying_an_edit_leaves_it_pending(self):
+        source, package = start(A=row(), B=row(code='C2'))
+        package.write(K, row(name='field'))
+        source[K2] = row(name='office', code='C2')
+        code, s, p = self.sync(source, package, direction=model.DOWNLOAD)
+        self.assertEqual((code, s[K]['name'][1], p.rows[K2]['name'][1], list(p.pending())), (0, b'a', b'office', [K]))
+        code, s, p = self.sync(source, package, direction=model.UPLOAD)
+        self.assertEqual((code, s[K]['name'][1], p.rows[K2]['name'][1], p.pending()), (0, b'field', b'a', {}))
+
+    def test_reverted_edit_lets_the_source_change_come_down(self):
+        source, package = start(A=row())
+        package.write(K, row(name='field'))
+        package.write(K, row())
+        source.pop(K)
+        code, s, p = self.sync(source, package, policy=model.PACKAGE_WINS)
+        self.assertEqual((code, s, p.rows), (0, {}, {}))
+
+    def test_upload_settles_a_row_written_back_to_its_base(self):
+        source, package = start(A=row())
+        package.write(K, row())                                    # the same values again
+        source[K] = row(name='office')
+        code, s, p = self.sync(source, package, direction=model.UPLOAD)
+        self.assertEqual((code, s[K], p.rows[K], p.base), (0, row(name='office'), row(name='office'), {}))
+
+    def test_membership(self):
+        source, package = start(A=row(), B=row(code='C2'))
+        package.write(K, row(x=3.0))
+        source[K2] = row(code='C2', y=5.0)
+        code, s, p = self.sync(source, package)
+        self.assertEqual((code, K in s, p.rows), (0, True, {}))
+
+    def test_unique_swap_syncs_and_collision_is_refused(self):
+        source, package = start(A=row(code='C1'), B=row(code='C2'))
+        package.write(K, row(code='C2'))
+        package.write(K2, row(code='C1'))
+        code, s, _ = self.sync(source, package)
+        self.assertEqual((code, s[K]['code'][1], s[K2]['code'][1]), (0, b'C2', b'C1'))
+        source, package = start(A=row(code='C1'), B=row(code='C2'))
+        package.write(K, row(code='C2'))
+        self.assertEqual(self.sync(source, package)[0], 2)
+        code, s, p = self.sync(source, package, policy=model.SOURCE_WINS)
+        self.assertEqual((code, s, p.rows[K]['code'][1]), (0, source, b'C1'))
+        code, s, p = self.sync(source, package, policy=model.PACKAGE_WINS)
+        self.assertEqual((code, s, list(p.pending())), (2, source, [K]))
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 10's proof: random edits by pkgbuild's CLI, GDAL's layer API and Python's sqlite3,
+/// random syncs (policies, directions) and SIGKILLs, each sync checked against an independent
+/// model of the contract (Tests/Model/model.py) by the driver (Tests/Model/driver.py), which
+/// runs under Debian's python3 for GDAL's bindings. `make soak SEED=.. STEPS=..` runs longer.
+@Suite(.serialized) struct ModelBasedSyncTests {
+    static let binary = TestData.root.appendingPathComponent(".build/debug/pkgbuild").path
+    static let driver = TestData.root.appendingPathComponent("Tests/Model/driver.py").path
+    /// No __pycache__ in the source tree.
+    static let environment = ["PYTHONDONTWRITEBYTECODE": "1"]
+
+    /// The step kinds that hold today (attr, insert, delete are edits of attributes and whole
+    /// rows by the three clients; office adds the source's own edits; oneway adds upload-only
+    /// and download-only syncs; kill SIGKILLs syncs and runs them again).
+    static let passingKinds: Set<String> = ["attr", "insert", "delete", "office", "oneway", "kill"]
+
+    /// The kinds to move into `passingKinds` once issue 10's fixes land, with what each shows
+    /// today (the runs below that found it turn on with it).
+    static let kindsAwaitingFixes: [String: String] = [
+        "geom": "item 1: a Z-only change counts as no change and is not uploaded",
+        "latin1": "item 2: Latin-1 text reaches the source as U+FFFD",
+        "replace": "item 8: INSERT OR REPLACE loses the delete; the upload then hits UNIQUE and the sync fails",
+        "swap": "item 7: a swap of UNIQUE values is refused by the source",
+        "revert": "a reverted edit still counts as a change: against an office delete, package-wins resurrects the row",
+    ]
+
+    /// Until the contract's exit codes land, a sync that completes leaving edits pending (a
+    /// one-way sync) exits 2; the driver accepts that while this is true. Set it to false then.
+    static let pendingExitsTwo = true
+
+    struct Run: Sendable, CustomTestStringConvertible {
+        var seed: Int
+        var steps: Int
+        var kinds: Set<String>
+        var testDescription: String { "seed \(seed), \(steps) steps, \(kinds.sorted().joined(separator: ","))" }
+    }
+
+    static let edits: Set<String> = ["attr", "insert", "delete"]
+
+    /// The fixed seeds over every passing kind, and every run that ever failed, kept as tests:
+    /// each runs once all of its kinds pass.
+    static let runs: [Run] = [
+        Run(seed: 1, steps: 80, kinds: passingKinds),
+        Run(seed: 2, steps: 80, kinds: passingKinds),
+        Run(seed: 3, steps: 80, kinds: passingKinds),
+        // Found a gap in the model (step 277: an upload settles a row written back to its base).
+        Run(seed: 7, steps: 280, kinds: passingKinds),
+        // Found on the code before issue 10's fixes (step of the first mismatch, item shown):
+        Run(seed: 2, steps: 80, kinds: edits.union(["geom"])),                  // 23, item 1 (Z not uploaded)
+        Run(seed: 2, steps: 80, kinds: passingKinds.union(["geom"])),           // 46, item 1
+        Run(seed: 1, steps: 80, kinds: edits.union(["latin1"])),                // 19, item 2
+        Run(seed: 1, steps: 80, kinds: edits.union(["office", "latin1"])),      // 13, item 2 (office text)
+        Run(seed: 1, steps: 80, kinds: edits.union(["replace"])),               // 20, item 8
+        Run(seed: 1, steps: 80, kinds: edits.union(["swap"])),                  // 19, item 7
+        Run(seed: 1, steps: 80, kinds: edits.union(["revert"])),                // 65, a no-op write resurrects a row
+        // Seed 10 (300 steps, step 160) found the same with attr's writes of a row's own value:
+        // such writes now belong to the revert kind.
+        Run(seed: 10, steps: 200, kinds: passingKinds),
+    ]
+
+    /// The model's own rules by example (Tests/Model/test_model.py), before it judges pkgbuild.
+    @Test func modelStatesTheRules() throws {
+        let result = try runProcess("/usr/bin/python3", [
+            "-m", "unittest", "discover", "-s", TestData.root.appendingPathComponent("Tests/Model").path,
+            "-p", "test_model.py",
+        ], environment: Self.environment)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test(arguments: runs.filter { $0.kinds.isSubset(of: passingKinds) })
+    func modelPredictsEverySync(_ run: Run) throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build the executable first")
+        let result = try runProcess("/usr/bin/python3", [
+            Self.driver, "--pkgbuild", Self.binary, "--seed", String(run.seed), "--steps", String(run.steps),
+            "--kinds", run.kinds.sorted().joined(separator: ","),
+        ] + (Self.pendingExitsTwo ? ["--pending-exit-2"] : []), environment: Self.environment)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+}
