@@ -606,7 +606,10 @@ final class SyncRun {
             // identical are set: an untouched geometry left out of the UPDATE spares the
             // package's R-tree triggers rewriting its entry.
             let rewritten = valueColumns.filter { existing[$0] != row[$0] }
-            try packageRows.update(globalID, set: RowValues(columns: rewritten, values: rewritten.map { row[$0] ?? .null }), in: table)
+            let written = try writeFreeingUniqueValues(globalID, in: table, scope: scope, report: &report) {
+                try packageRows.update(globalID, set: RowValues(columns: rewritten, values: rewritten.map { row[$0] ?? .null }), in: table)
+            }
+            guard written else { return false }
             if counts { report.downloaded.updated += 1 }
             // A new key value relates the row to other rows: those the package takes only for
             // it come too (the rows of the old value leave once nothing relates to them).
@@ -614,7 +617,10 @@ final class SyncRun {
                 try bringRelated(to: found, of: table, scope: scope, report: &report)
             }
         } else {
-            try packageRows.insert(row, into: table)
+            let written = try writeFreeingUniqueValues(globalID, in: table, scope: scope, report: &report) {
+                try packageRows.insert(row, into: table)
+            }
+            guard written else { return false }
             if counts { report.downloaded.inserted += 1 }
             try bringRelated(to: found, of: table, scope: scope, report: &report)
         }

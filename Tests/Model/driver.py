@@ -17,6 +17,7 @@ import os
 import random
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -190,6 +191,14 @@ def sql_value(value):
     if kind == 'text':
         return v       # bytes: sqlite3 stores them as a BLOB unless cast; see sql_expression
     return v
+
+
+def is_utf8(data):
+    try:
+        data.decode('utf-8')
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def sql_expression(value):
@@ -385,14 +394,40 @@ def apply_edit(world, step):
         package.write(other, b)
         return
     row = step['row']
+    try:
+        changes = write_with_client(world, step, key, old, row, path)
+    except (sqlite3.IntegrityError, RuntimeError) as refusal:
+        if 'UNIQUE' not in str(refusal):
+            raise
+        return                            # the client refused the edit (a unique value held): nothing changed
+    for k, r in changes:
+        if office:
+            if r is None:
+                world.source.pop(k, None)
+            else:
+                world.source[k] = dict(r)
+        else:
+            world.packages[step['package']].write(k, r)
+
+
+def write_with_client(world, step, key, old, row, path):
+    """Writes one edit with the step's client. Returns the changes for the model."""
     if 'new_gid' in step:
         sqlite_write(path, step['gid'], row, replace_gid=step['new_gid'])
-        changes = [(key, None), ((TABLE, gpkg.normalized_gid(step['new_gid'])), row)]
+        # SQLite's REPLACE also deletes every other row holding a value of a UNIQUE column.
+        rows = world.source if step['kind'] == 'office' else world.packages[step['package']].rows
+        held = [k for k, r in rows.items() if k != key and r.get('code') == row.get('code')]
+        changes = [(key, None)] + [(k, None) for k in held] + [((TABLE, gpkg.normalized_gid(step['new_gid'])), row)]
     else:
         full = None if row is None else dict(old or {}, **row)
-        if step['client'] == 'sqlite':
+        # GDAL's Python bindings and pkgbuild's command line take text as str: text that is
+        # not UTF-8 (a revert to Latin-1 bytes) can only be written through sqlite3.
+        client = step['client']
+        if row is not None and any(v[0] == 'text' and not is_utf8(v[1]) for v in row.values()):
+            client = 'sqlite'
+        if client == 'sqlite':
             sqlite_write(path, step['gid'], row)
-        elif step['client'] == 'gdal':
+        elif client == 'gdal':
             gdal_write(path, step['gid'], row)
         elif row is None:
             world.run_ok(['edit', world.package_path(step['package']), '--layer', TABLE, '--id', step['gid'], '--delete'])
@@ -405,14 +440,7 @@ def apply_edit(world, step):
             world.run_ok(['edit', world.package_path(step['package']), '--layer', TABLE, '--id', step['gid']]
                          + cli_arguments(row))
         changes = [(key, full)]
-    for k, r in changes:
-        if office:
-            if r is None:
-                world.source.pop(k, None)
-            else:
-                world.source[k] = dict(r)
-        else:
-            world.packages[step['package']].write(k, r)
+    return changes
 
 
 def fetch_new_key(path, row):
@@ -445,9 +473,6 @@ def apply_sync(world, step):
     world.sync_seconds = 0.7 * world.sync_seconds + 0.3 * (time.monotonic() - began)
     package = world.packages[step['package']]
     code, source, predicted = model.sync(world.source, package, step['direction'], step['policy'], GEOM, UNIQUE)
-    if model.duplicates(predicted.rows, UNIQUE):
-        raise Undecided('the model cannot say what a package does with a download that duplicates a '
-                        'UNIQUE value of a pending local row')
     world.source, world.packages[step['package']] = source, predicted
     problems = []
     if world.pending_exit_2 and code == 0 and result.returncode == 2 and report_status(result) == 'completed-with-pending':

@@ -21,16 +21,20 @@ A sync is a per-column three-way merge of base, package and the source's row now
     by the policy: 'fail' changes nothing on either side and exits 2; 'source-wins' and
     'package-wins' take that side's value (or deletion).
   - a result the source refuses (a duplicate in a UNIQUE column) is a conflict too: 'fail'
-    changes nothing (exit 2); 'source-wins' discards the row's local change; 'package-wins'
-    cannot take it, so the row stays pending, untouched on both sides, and the sync exits 2.
+    changes nothing (exit 2); under the other policies the row stays pending, untouched on
+    both sides, and the sync exits 2 (only 'resolve --take source' discards the change).
+    Rows go up in any order that frees each unique value before another row takes it; an
+    exchange of two values has no such order and is refused.
 Directions: 'upload' carries local changes up only, 'download' source changes down only,
 'bidirectional' both. A change the direction does not carry stays pending (exit 0); a
 source change to a row with a pending local change waits for that change to be settled.
 The package's own upload is not echoed back: after a sync that settles a row, package and
-source hold the same merged row. An upload settles every row the package wrote, also one
-written back to its base (that one is simply the source's row then).
+source hold the same merged row. A row written back to its base (a revert, the same values
+saved again) is no change: nothing goes up and nothing is settled.
 Membership: after a sync, a row the sync carried down (or settled) belongs to the package
-when the source's row intersects the package's area; others leave it.
+when the source's row intersects the package's area; others leave it. A source row whose
+unique value a pending local row holds waits for a later sync (the package keeps the copy
+it had, unless a row that came down took that copy's value).
 """
 
 from dataclasses import dataclass, field
@@ -47,7 +51,10 @@ class Package:
     base: dict = field(default_factory=dict)   # key -> base row, or None for a local insert
 
     def write(self, key, row):
-        """A local edit: row, or None to delete. The first change of a row saves its base."""
+        """A local edit: row, or None to delete. The first change of a row saves its base.
+        A write that changes nothing leaves no trace (the change triggers see no change)."""
+        if self.rows.get(key) == (None if row is None else dict(row)):
+            return
         if key not in self.base:
             self.base[key] = self.rows.get(key)
         if row is None:
@@ -112,6 +119,19 @@ def duplicates(rows, unique_columns):
     return dup
 
 
+def clashes(rows, key, result, unique_columns):
+    """Whether writing result (None: deleting) as row key would duplicate a UNIQUE value."""
+    if result is None:
+        return False
+    for table, column in unique_columns:
+        value = result.get(column, ('null', None))
+        if key[0] != table or value[0] == 'null':
+            continue
+        if any(k != key and k[0] == table and r.get(column) == value for k, r in rows.items()):
+            return True
+    return False
+
+
 def sync(source, package, direction, policy, geometry_column, unique_columns=()):
     """One uninterrupted sync. source: key -> row. Returns (exit code, new source, new package)."""
     up = direction in (UPLOAD, BIDIRECTIONAL)
@@ -126,48 +146,59 @@ def sync(source, package, direction, policy, geometry_column, unique_columns=())
             settled[key] = result
         if conflicted and policy == FAIL:
             return 2, dict(source), package.copy()
-        # A row written locally but back at its base (a revert, a write of the same values)
-        # has nothing to upload: it is settled as the source's row, like any settled row.
+        # A row written locally but back at its base (a revert) has nothing to upload and is
+        # no change: it is not settled, it keeps its row until a download brings the source's.
         for key in set(package.base) - set(pending):
-            settled[key] = source.get(key)
-        # The source refuses a result that duplicates a UNIQUE value: take the refusals out
-        # until the rest fits (a collision-free order of the net changes exists when the end
-        # state has no duplicates).
+            new_package.base.pop(key, None)
+        # The source checks a UNIQUE value at each row it writes: rows go up in any order
+        # that frees each value before another row takes it; what no order lets through (an
+        # exchange of two values, a value another source row keeps) is refused.
+        trial, waiting = dict(source), dict(settled)
         while True:
-            trial = dict(source)
-            for key, result in settled.items():
-                if result is None:
+            applied = [k for k, result in waiting.items() if not clashes(trial, k, result, unique_columns)]
+            if not applied:
+                break
+            for key in applied:
+                if waiting[key] is None:
                     trial.pop(key, None)
                 else:
-                    trial[key] = result
-            clash = {k for k in duplicates(trial, unique_columns) if k in settled and settled[k] != source.get(k)}
-            if not clash:
-                break
-            if policy == FAIL:
-                return 2, dict(source), package.copy()
-            for key in clash:
-                if policy == SOURCE_WINS:
-                    settled[key] = source.get(key)
-                else:
-                    del settled[key]
-                    refused.add(key)
+                    trial[key] = waiting[key]
+                del waiting[key]
+        refused = set(waiting)
+        if refused and policy == FAIL:
+            return 2, dict(source), package.copy()
+        # A refused change is a conflict no policy settles: the row stays pending, untouched
+        # on both sides, until 'resolve --take source' discards it (exit 2 meanwhile).
+        for key in refused:
+            del settled[key]
         new_source = trial
     # The package: settled rows take the merged result; without download, rows the source
     # changed stay as they were; with it, every row not pending comes from the source.
     still_pending = set(pending) - set(settled)
+    held = {k: new_package.rows[k] for k in still_pending if k in new_package.rows}
     for key in settled:
         new_package.base.pop(key, None)
         new_package.rows.pop(key, None)
-        if settled[key] is not None and intersects(settled[key], package.area, geometry_column):
+        if settled[key] is not None and intersects(settled[key], package.area, geometry_column) \
+                and not clashes(held, key, settled[key], unique_columns):
             new_package.rows[key] = dict(settled[key])
     if down:
+        waiting = []
         for key in set(new_package.rows) | set(new_source):
             if key in still_pending or key in settled:
                 continue
             new_package.base.pop(key, None)   # a reverted edit: nothing of its own to keep
             row = new_source.get(key)
             if row is not None and intersects(row, package.area, geometry_column):
+                if clashes(held, key, row, unique_columns):
+                    waiting.append(key)       # a pending local row holds its unique value: it waits
+                    continue
                 new_package.rows[key] = dict(row)
             else:
                 new_package.rows.pop(key, None)
+        # A row that waits keeps the copy it had, unless a row that came down took its value.
+        for key in waiting:
+            old = new_package.rows.get(key)
+            if old is not None and clashes(new_package.rows, key, old, unique_columns):
+                del new_package.rows[key]
     return (2 if refused else 0), new_source, new_package

@@ -84,12 +84,13 @@ class ModelTests(unittest.TestCase):
         code, s, p = self.sync(source, package, policy=model.PACKAGE_WINS)
         self.assertEqual((code, s, p.rows), (0, {}, {}))
 
-    def test_upload_settles_a_row_written_back_to_its_base(self):
+    def test_a_row_written_back_to_its_base_is_no_change(self):
         source, package = start(A=row())
-        package.write(K, row())                                    # the same values again
+        package.write(K, row(name='field'))
+        package.write(K, row())                                    # put back
         source[K] = row(name='office')
         code, s, p = self.sync(source, package, direction=model.UPLOAD)
-        self.assertEqual((code, s[K], p.rows[K], p.base), (0, row(name='office'), row(name='office'), {}))
+        self.assertEqual((code, s[K], p.rows[K], p.base), (0, row(name='office'), row(), {}))
 
     def test_membership(self):
         source, package = start(A=row(), B=row(code='C2'))
@@ -98,17 +99,25 @@ class ModelTests(unittest.TestCase):
         code, s, p = self.sync(source, package)
         self.assertEqual((code, K in s, p.rows), (0, True, {}))
 
-    def test_unique_swap_syncs_and_collision_is_refused(self):
+    def test_unique_shift_syncs_exchange_and_collision_are_refused(self):
+        # B takes A's value, A a new one: an order exists (A first).
+        source, package = start(A=row(code='C1'), B=row(code='C2'))
+        package.write(K2, row(code='C1'))
+        package.write(K, row(code='C3'))
+        code, s, _ = self.sync(source, package)
+        self.assertEqual((code, s[K]['code'][1], s[K2]['code'][1]), (0, b'C3', b'C1'))
+        # An exchange has no order: refused, both rows stay pending.
         source, package = start(A=row(code='C1'), B=row(code='C2'))
         package.write(K, row(code='C2'))
         package.write(K2, row(code='C1'))
-        code, s, _ = self.sync(source, package)
-        self.assertEqual((code, s[K]['code'][1], s[K2]['code'][1]), (0, b'C2', b'C1'))
+        self.assertEqual(self.sync(source, package)[0], 2)
+        code, s, p = self.sync(source, package, policy=model.SOURCE_WINS)
+        self.assertEqual((code, s, set(p.pending())), (2, source, {K, K2}))
         source, package = start(A=row(code='C1'), B=row(code='C2'))
         package.write(K, row(code='C2'))
         self.assertEqual(self.sync(source, package)[0], 2)
         code, s, p = self.sync(source, package, policy=model.SOURCE_WINS)
-        self.assertEqual((code, s, p.rows[K]['code'][1]), (0, source, b'C1'))
+        self.assertEqual((code, s, list(p.pending())), (2, source, [K]))
         code, s, p = self.sync(source, package, policy=model.PACKAGE_WINS)
         self.assertEqual((code, s, list(p.pending())), (2, source, [K]))
 

@@ -31,6 +31,7 @@
 /// Sync's use: ``forEachPendingChange(_:)`` to upload; writes of downloaded rows inside
 /// ``withoutTracking(_:)``; after the source committed, ``clearChanges(through:keeping:)``
 /// with the position read before the upload, keeping the rows that stay pending.
+import Geometry
 import SQLite
 
 /// Change tracking of a package, over a connection the caller owns.
@@ -129,7 +130,7 @@ public struct PackageChangeTracking {
                     switch operation {
                     case .insert: changed = compared.filter { current?.values[$0].isNull == false }.map { columns[$0] }
                     case .delete: changed = []
-                    case .update: changed = compared.filter { base?.values[$0] != current?.values[$0] }.map { columns[$0] }
+                    case .update: changed = compared.filter { Self.differs(base?.values[$0], current?.values[$0]) }.map { columns[$0] }
                     }
                     if operation == .update && changed.isEmpty && base != nil && current != nil { return }
                     try body(PendingChange(table: table.name, globalID: row.value(at: 1).stringValue ?? "",
@@ -178,6 +179,15 @@ public struct PackageChangeTracking {
     }
 
     // MARK: - Internals
+
+    /// A value changed: not the same SQLite value, and not a geometry only re-encoded (GDAL
+    /// rewrites the blob of every feature it saves), so that a save of unchanged values is
+    /// no change whichever client made it.
+    static func differs(_ a: SQLiteValue?, _ b: SQLiteValue?) -> Bool {
+        guard a != b else { return false }
+        if case .blob(let x)? = a, case .blob(let y)? = b { return !GeoPackageBinary.sameGeometry(x, y) }
+        return true
+    }
 
     private func requireInstalled() throws {
         guard try tableExists(SyncSchema.editsTable, in: connection) else {
