@@ -304,6 +304,7 @@ final class SyncRun {
                 if options.dryRun { throw DryRunFinished(report: report) }
                 try ConflictStore.record(report.conflicts, syncID: syncID, applied: false, in: package)
                 try PackageSyncState.abandon(in: package)
+                try InFlightImages.clear(tables, in: package)
                 return report
             }
         }
@@ -394,6 +395,8 @@ final class SyncRun {
         sourceOpen = false
 
         try clearUploaded(through: throughPosition, keeping: keep)
+        if report.resumed { try InFlightImages.rebase(tables, in: package) }
+        try InFlightImages.clear(tables, in: package)
         try NoBaseRows.prune(in: package)
         try ConflictStore.record(report.conflicts, syncID: syncID, applied: true, in: package)
         let after = options.direction.downloads ? generation : state.sourceGeneration

@@ -277,13 +277,16 @@ def gdal_write(path, gid, row):
             feature.SetField('globalid', gid)
             for column, value in row.items():
                 ogr_set(feature, column, value)
-            layer.CreateFeature(feature)
+            result = layer.CreateFeature(feature)
         elif row is None:
-            layer.DeleteFeature(feature.GetFID())
+            result = layer.DeleteFeature(feature.GetFID())
         else:
             for column, value in row.items():
                 ogr_set(feature, column, value)
-            layer.SetFeature(feature)
+            result = layer.SetFeature(feature)
+        if result != 0:
+            # GDAL reports a refused write by its return code (and prints SQLite's message).
+            raise RuntimeError('GDAL refused the write (OGRErr %d): %s' % (result, gdal.GetLastErrorMsg()))
     finally:
         ds = None
 

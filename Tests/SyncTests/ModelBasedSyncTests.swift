@@ -12,24 +12,11 @@ import Testing
     /// No __pycache__ in the source tree.
     static let environment = ["PYTHONDONTWRITEBYTECODE": "1"]
 
-    /// The step kinds that hold today (attr, insert, delete are edits of attributes and whole
-    /// rows by the three clients; office adds the source's own edits; oneway adds upload-only
-    /// and download-only syncs; kill SIGKILLs syncs and runs them again).
-    static let passingKinds: Set<String> = ["attr", "insert", "delete", "office", "oneway", "kill"]
-
-    /// The kinds to move into `passingKinds` once issue 10's fixes land, with what each shows
-    /// today (the runs below that found it turn on with it).
-    static let kindsAwaitingFixes: [String: String] = [
-        "geom": "item 1: a Z-only change counts as no change and is not uploaded",
-        "latin1": "item 2: Latin-1 text reaches the source as U+FFFD",
-        "replace": "item 8: INSERT OR REPLACE loses the delete; the upload then hits UNIQUE and the sync fails",
-        "swap": "item 7: a swap of UNIQUE values is refused by the source",
-        "revert": "a reverted edit still counts as a change: against an office delete, package-wins resurrects the row",
-    ]
-
-    /// Until the contract's exit codes land, a sync that completes leaving edits pending (a
-    /// one-way sync) exits 2; the driver accepts that while this is true. Set it to false then.
-    static let pendingExitsTwo = true
+    /// Every step kind: attributes, geometries with Z, inserts, deletes, reverts, REPLACE
+    /// writes and unique-value swaps by the three clients; Latin-1 text; the office's own
+    /// edits; upload-only and download-only syncs; SIGKILLed syncs run again.
+    static let passingKinds: Set<String> = ["attr", "geom", "insert", "delete", "revert", "replace", "swap",
+                                            "latin1", "office", "oneway", "kill"]
 
     struct Run: Sendable, CustomTestStringConvertible {
         var seed: Int
@@ -56,6 +43,11 @@ import Testing
         Run(seed: 1, steps: 80, kinds: edits.union(["replace"])),               // 20, item 8
         Run(seed: 1, steps: 80, kinds: edits.union(["swap"])),                  // 19, item 7
         Run(seed: 1, steps: 80, kinds: edits.union(["revert"])),                // 65, a no-op write resurrects a row
+        // Found while the fixes were merged (each shrunk to a few steps first):
+        Run(seed: 1, steps: 35, kinds: passingKinds),       // a REPLACE taking a unique value: the row it pushed out waits
+        Run(seed: 4, steps: 55, kinds: passingKinds),       // a REPLACE deletes every row holding its unique value
+        Run(seed: 3, steps: 121, kinds: passingKinds),      // a client's refused edit is no edit
+        Run(seed: 1, steps: 27, kinds: passingKinds.subtracting(["replace", "swap"])),  // a save of unchanged values
         // Seed 10 (300 steps, step 160) found the same with attr's writes of a row's own value:
         // such writes now belong to the revert kind.
         Run(seed: 10, steps: 200, kinds: passingKinds),
@@ -76,7 +68,7 @@ import Testing
         let result = try runProcess("/usr/bin/python3", [
             Self.driver, "--pkgbuild", Self.binary, "--seed", String(run.seed), "--steps", String(run.steps),
             "--kinds", run.kinds.sorted().joined(separator: ","),
-        ] + (Self.pendingExitsTwo ? ["--pending-exit-2"] : []), environment: Self.environment)
+        ], environment: Self.environment)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }

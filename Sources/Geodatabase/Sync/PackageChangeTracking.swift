@@ -195,14 +195,22 @@ public struct PackageChangeTracking {
         }
     }
 
-    /// Creates the base table, or adds the columns the tracked table gained since.
+    /// Creates the base table and the in-flight table, or adds the columns the tracked table
+    /// gained since.
     private func ensureBaseTable(_ table: TrackedTable) throws {
-        let base = SyncSchema.baseTable(for: table.name)
+        try ensureImageTable(SyncSchema.baseTable(for: table.name), of: table, extra: [])
+        try ensureImageTable(SyncSchema.inFlightTable(for: table.name), of: table,
+                             extra: ["\(SyncSchema.inFlightOperationColumn) TEXT NOT NULL"])
+    }
+
+    /// A table of row images of `table`: its columns and declared types, no constraints but
+    /// the global id, its primary key.
+    private func ensureImageTable(_ name: String, of table: TrackedTable, extra: [String]) throws {
         let fields = try readFields(of: table.name, in: connection)
-        if try tableExists(base, in: connection) {
-            let existing = Set(try readFields(of: base, in: connection).map { $0.name.lowercased() })
+        if try tableExists(name, in: connection) {
+            let existing = Set(try readFields(of: name, in: connection).map { $0.name.lowercased() })
             for field in fields where !existing.contains(field.name.lowercased()) {
-                try connection.execute("ALTER TABLE \(SQL.identifier(base)) ADD COLUMN \(SQL.identifier(field.name)) \(field.declaredType)")
+                try connection.execute("ALTER TABLE \(SQL.identifier(name)) ADD COLUMN \(SQL.identifier(field.name)) \(field.declaredType)")
             }
             return
         }
@@ -211,7 +219,8 @@ public struct PackageChangeTracking {
             return SQL.identifier(field.name) + type + (field.name == table.globalIDColumn ? " NOT NULL" : "")
         }
         try connection.execute("""
-            CREATE TABLE \(SQL.identifier(base)) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(SQL.identifier(table.globalIDColumn))))
+            CREATE TABLE \(SQL.identifier(name)) (\((columns + extra).joined(separator: ", ")), \
+            PRIMARY KEY (\(SQL.identifier(table.globalIDColumn))))
             """)
     }
 

@@ -42,6 +42,20 @@ struct EditTriggerSQL {
             """
     }
 
+    /// While a sync is pending, saves OLD and its edit's operation once in the in-flight table,
+    /// when that sync uploads the row (its edit is at or before the sync's position). Runs
+    /// before the edit is recorded again (which moves it past that position).
+    private var saveInFlight: String {
+        let inFlight = SQL.identifier(SyncSchema.inFlightTable(for: table.name))
+        let oldValues = table.columns.map { "OLD.\(SQL.identifier($0))" }.joined(separator: ", ")
+        return """
+            INSERT INTO \(inFlight) (\(baseColumns), \(SyncSchema.inFlightOperationColumn)) SELECT \(oldValues), e.operation \
+            FROM pkgbuild_edits e WHERE e.table_name = \(name) AND e.globalid = OLD.\(g) \
+            AND e.position <= (SELECT CAST(value AS INTEGER) FROM pkgbuild_package WHERE key = 'pending_position') \
+            AND NOT EXISTS (SELECT 1 FROM \(inFlight) f WHERE f.\(g) = OLD.\(g));
+            """
+    }
+
     /// Makes `operation` the row's one edit, at a new position; `onlyIf` guards both steps,
     /// `when` the new edit.
     private func record(_ id: String, as operation: String, onlyIf guarded: String = "1", when condition: String = "1") -> String {
@@ -89,7 +103,7 @@ struct EditTriggerSQL {
         return (trigger, """
             CREATE TRIGGER \(SQL.identifier(trigger)) AFTER UPDATE ON \(t) FOR EACH ROW \
             WHEN OLD.\(g) IS NOT NULL AND (\(changed)) AND \(tracking) BEGIN \
-            \(clearStaging) \(saveBase) \
+            \(clearStaging) \(saveInFlight) \(saveBase) \
             \(record("OLD.\(g)", as: "CASE WHEN \(hasBase("OLD.\(g)")) THEN 'update' ELSE 'insert' END")) END
             """)
     }
@@ -99,7 +113,7 @@ struct EditTriggerSQL {
         return (trigger, """
             CREATE TRIGGER \(SQL.identifier(trigger)) AFTER DELETE ON \(t) FOR EACH ROW \
             WHEN OLD.\(g) IS NOT NULL AND \(tracking) BEGIN \
-            \(clearStaging) \(saveBase) \
+            \(clearStaging) \(saveInFlight) \(saveBase) \
             \(record("OLD.\(g)", as: "'delete'", when: hasBase("OLD.\(g)"))) END
             """)
     }

@@ -89,6 +89,14 @@ public enum SyncSchema {
     /// The base-row table of a tracked package table.
     public static func baseTable(for table: String) -> String { "pkgbuild_base_" + table }
 
+    /// The in-flight table of a tracked package table: while a sync is pending (recorded in
+    /// the package, not finished), the first later edit of a row that sync uploads saves the
+    /// row as it was (what the upload sent) and its edit's operation then, so a run that
+    /// resumes the sync after the source committed reconciles the newer edit against what its
+    /// own upload wrote, not against the older base.
+    public static func inFlightTable(for table: String) -> String { "pkgbuild_inflight_" + table }
+    public static let inFlightOperationColumn = "pkgbuild_operation"
+
     static let now = "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))"
 
     /// The table `source relate` declares key-based relationships in, on either side.
@@ -149,6 +157,9 @@ public enum SyncSchema {
     ]
 
     static let packageDDL = [
+        // The package's key/value state (written by create and sync): the edit triggers read
+        // the pending sync's position from it.
+        "CREATE TABLE IF NOT EXISTS pkgbuild_package (key TEXT NOT NULL PRIMARY KEY, value TEXT)",
         """
         CREATE TABLE IF NOT EXISTS pkgbuild_edits (position INTEGER PRIMARY KEY AUTOINCREMENT, \
         table_name TEXT NOT NULL, globalid TEXT NOT NULL, \

@@ -43,7 +43,8 @@ enum SyncJSON {
         for note in r.notes { out += "Note: \(note).\n" }
         switch r.status {
         case .stoppedOnConflicts:
-            out += "Sync stopped on \(r.conflicts.count) conflict\(r.conflicts.count == 1 ? "" : "s"); nothing was changed on either side.\n"
+            out += "Sync stopped on \(r.conflicts.count) conflict\(r.conflicts.count == 1 ? "" : "s"): nothing was applied on "
+                + "either side; the conflicts are recorded in the package (see 'pkgbuild conflicts').\n"
         case .completed, .completedWithPending:
             out += "Uploaded:   \(c(r.uploaded))\nDownloaded: \(c(r.downloaded)), \(r.leftArea) left the package\n"
             out += "Generation: \(r.generationBefore) -> \(r.generationAfter)\n"
