@@ -1,5 +1,6 @@
 import Foundation
 import Geodatabase
+import PkgBuildCLI
 import SQLite
 @testable import Sync
 import TestSupport
@@ -40,5 +41,24 @@ import Testing
         let package = try fixture.openPackage(url).connection
         #expect(try package.scalar("SELECT count(*) FROM airports WHERE name IN ('No geometry', 'Kodiak')") == 0)
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+    }
+
+    /// `edit` says beforehand when an edit will make its row leave, and stays silent otherwise.
+    @Test func editWarnsWhenItsRowWillLeave() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage(arguments: ["--where", "airports:type IN ('major', 'mid')"])
+        let id = try #require(try fixture.openPackage(url).connection
+            .scalar("SELECT fid FROM airports WHERE name = 'Kodiak'")?.int64Value)
+        let stays = CLI.run(["edit", url.path, "--layer", "airports", "--id", "\(id)", "--set", "type=major"])
+        #expect(stays.exitCode == 0 && !stays.stderr.contains("will leave"), "\(stays.stderr)")
+        let filtered = CLI.run(["edit", url.path, "--layer", "airports", "--id", "\(id)", "--set", "type=closed"])
+        #expect(filtered.exitCode == 0 && filtered.stderr.contains("will leave the package") && filtered.stderr.contains("filter"),
+                "\(filtered.stderr)")
+        _ = CLI.run(["edit", url.path, "--layer", "airports", "--id", "\(id)", "--set", "type=mid"])
+        let moved = CLI.run(["edit", url.path, "--layer", "airports", "--id", "\(id)", "--move", "10,50"])
+        #expect(moved.exitCode == 0 && moved.stderr.contains("outside the package's area"), "\(moved.stderr)")
+        // And so it does: the sync lists it.
+        let report = try fixture.sync(url)
+        #expect(report.left.count == 1 && report.left.first?.reason.contains("outside") == true, "\(report.left)")
     }
 }

@@ -117,11 +117,19 @@ struct EditCommand: Command {
             var geometryValue: Geometry?
             if case .replace(let g)? = geometry { geometryValue = g }
             let feature = try package.add(to: layer, values: values, geometry: geometryValue, crs: inputCRS)
+            try warnIfLeaving(feature, package, context)
             report(context, verb: "Added", [feature])
         } else if let id {
             let feature = try package.update(in: layer, id: id, FeatureChange(values: values, geometry: geometry, crs: inputCRS))
+            try warnIfLeaving(feature, package, context)
             report(context, verb: "Updated", [feature])
         }
+    }
+
+    /// Says beforehand when the next sync will take the edited feature out of the package.
+    private func warnIfLeaving(_ feature: Feature, _ package: OfflinePackage, _ context: CommandContext) throws {
+        guard let reason = try package.departureReason(of: feature) else { return }
+        context.warn("\(FeatureOutput.name(feature)) will leave the package at the next sync (the source keeps it): \(reason)")
     }
 
     private func report(_ context: CommandContext, verb: String, _ features: [Feature], extra: [JSONMember] = []) {
