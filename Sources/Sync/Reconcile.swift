@@ -133,6 +133,11 @@ public struct Reconciler {
 
     /// A row as text for a conflict record: `column=value` for every value column.
     private func rowImage(_ row: RowValues?, _ table: SyncTable) -> String? {
+        Self.rowImage(row, table, describe: describe)
+    }
+
+    /// A row as text for a conflict record: `column=value` for every value column.
+    static func rowImage(_ row: RowValues?, _ table: SyncTable, describe: Describe) -> String? {
         guard let row else { return nil }
         return table.valueColumns.map { "\($0)=\(describe(table, $0, row[$0] ?? .null) ?? "NULL")" }.joined(separator: "; ")
     }

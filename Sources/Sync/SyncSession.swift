@@ -527,9 +527,8 @@ final class SyncRun {
     /// take): nothing goes up, the source's row comes down, and the package's row as it was is
     /// kept in the conflict record.
     func discarded(_ change: PendingChange, in table: SyncTable) -> Conflict {
-        let image = change.current.map { row in
-            table.valueColumns.map { "\($0)=\(comparator.describe(table, $0, row[$0] ?? .null) ?? "NULL")" }.joined(separator: "; ")
-        }
+        let comparator = self.comparator
+        let image = Reconciler.rowImage(change.current, table, describe: { comparator.describe($0, $1, $2) })
         return Conflict(table: table.name, globalID: change.globalID, column: nil, kind: .constraint,
                         packageValue: image ?? "(deleted)", resolution: .source, resolvedBy: "decision",
                         message: "the local \(change.operation.rawValue) was discarded by decision; the source's row comes down")
