@@ -1,0 +1,155 @@
+/// The download of a sync: source rows into the package, with the rows they relate, and the
+/// removal of what no longer belongs.
+import Geodatabase
+import SQLite
+
+extension SyncRun {
+    /// Makes the package's row of that global id what the source has: updated or inserted when
+    /// the source row is in the area, removed when it left it or was deleted.
+    /// - Returns: whether the package changed.
+    @discardableResult
+    func bringSourceRow(_ globalID: String, table: SyncTable, scope: DownloadScope, report: inout SyncReport,
+                        counts: Bool) throws -> Bool {
+        if pendingRows.contains(RowKey(table.name, globalID)) {
+            deferred.insert(RowKey(table.name, globalID))
+            return false
+        }
+        guard let found = try sourceRows.row(globalID, in: table) else {
+            let deleted = try packageRows.delete(globalID, from: table)
+            if deleted && counts { report.downloaded.deleted += 1 }
+            return deleted
+        }
+        // A link to a related-only row the package lacks brings that row first, when it links
+        // it to a row the package has (the row then belongs).
+        if mappingLinks.isMapping(table) {
+            for end in try mappingLinks.sourceEnds(of: found, of: table) where scope.isRelatedOnly(end.table) {
+                if try packageRows.row(end.globalID, in: end.table) == nil {
+                    try bringSourceRow(end.globalID, table: end.table, scope: scope, report: &report, counts: true)
+                }
+            }
+        }
+        guard let row = try downloadForm(of: found, in: table, scope: scope) else {
+            let removed = try packageRows.delete(globalID, from: table)
+            if removed {
+                let reason = try mappingLinks.inPackage(sourceRow: found, of: table).flatMap { try scope.reasonOutside($0, of: table) }
+                    ?? "the package lacks a row it links"
+                report.left.append(DepartedRow(table: table.name, globalID: globalID, reason: reason))
+            }
+            return removed
+        }
+        if let existing = try packageRows.row(globalID, in: table) {
+            let valueColumns = table.valueColumns
+            let differs = valueColumns.contains { !comparator.equal(table, $0, existing[$0] ?? .null, row[$0] ?? .null) }
+            guard differs else { return false }
+            // The row becomes the source's, but only the columns whose stored values are not
+            // identical are set: an untouched geometry left out of the UPDATE spares the
+            // package's R-tree triggers rewriting its entry.
+            let rewritten = valueColumns.filter { existing[$0] != row[$0] }
+            let written = try writeFreeingUniqueValues(globalID, in: table, scope: scope, report: &report) {
+                try packageRows.update(globalID, set: RowValues(columns: rewritten, values: rewritten.map { row[$0] ?? .null }), in: table)
+            }
+            guard written else { return false }
+            if counts { report.downloaded.updated += 1 }
+            // A new key value relates the row to other rows: those the package takes only for
+            // it come too (the rows of the old value leave once nothing relates to them).
+            if relationKeys(of: table).contains(where: { !comparator.equal(table, $0, existing[$0] ?? .null, row[$0] ?? .null) }) {
+                try bringRelated(to: found, of: table, scope: scope, report: &report)
+            }
+        } else {
+            let written = try writeFreeingUniqueValues(globalID, in: table, scope: scope, report: &report) {
+                try packageRows.insert(row, into: table)
+            }
+            guard written else { return false }
+            if counts { report.downloaded.inserted += 1 }
+            try bringRelated(to: found, of: table, scope: scope, report: &report)
+        }
+        return true
+    }
+
+    /// The row the package holds for a source row (the global id and value columns): links
+    /// with the package's keys of the rows they link, the geometry as the package stores it
+    /// (clipped, reprojected); nil when the row does not belong in the package (outside the
+    /// area or the filter, unrelated, a link whose ends the package lacks).
+    func downloadForm(of found: RowValues, in table: SyncTable, scope: DownloadScope) throws -> RowValues? {
+        guard let sourceRow = try mappingLinks.inPackage(sourceRow: found, of: table), try scope.contains(sourceRow, of: table) else {
+            return nil
+        }
+        let columns = [table.globalIDColumn] + table.valueColumns
+        var values = columns.map { sourceRow[$0] ?? .null }
+        if let geometry = table.geometryColumn, let index = columns.firstIndex(of: geometry) {
+            values[index] = try scope.packageGeometry(values[index], of: table,
+                                                      globalID: found[table.globalIDColumn]?.stringValue ?? "")
+        }
+        return RowValues(columns: columns, values: values)
+    }
+
+    /// The columns of `table` that key relationships match on.
+    func relationKeys(of table: SyncTable) -> [String] {
+        let name = table.name.lowercased()
+        return relationships.flatMap { r -> [String] in
+            guard case .keys = r.storage else { return [] }
+            return (r.originTable.lowercased() == name ? [r.originKey] : [])
+                + (r.destinationTable.lowercased() == name ? [r.destinationKey] : [])
+        }.compactMap { key in table.valueColumns.first { $0.lowercased() == key.lowercased() } }
+    }
+
+    /// A row new to the package (it entered the area, or is new at the source), or whose
+    /// relationship key changed, brings the rows the package takes only because they are
+    /// related to it, and its links, whether they changed at the source or not.
+    /// - Parameter row: the row as the source has it (its keys are the source's).
+    func bringRelated(to row: RowValues, of table: SyncTable, scope: DownloadScope, report: inout SyncReport) throws {
+        if mappingLinks.isMapping(table) { return }
+        let name = table.name.lowercased()
+        for r in relationships {
+            guard case .keys = r.storage else { continue }
+            let ends = [(r.originTable, r.originKey, r.destinationTable, r.destinationKey),
+                        (r.destinationTable, r.destinationKey, r.originTable, r.originKey)]
+            for (this, thisKey, other, otherKey) in ends where this.lowercased() == name {
+                guard let otherTable = tablesByName[other.lowercased()], scope.isRelatedOnly(otherTable),
+                      let value = row[thisKey], !value.isNull else { continue }
+                for globalID in try sourceRows.globalIDs(in: otherTable, where: otherKey, is: value) {
+                    try bringSourceRow(globalID, table: otherTable, scope: scope, report: &report, counts: true)
+                }
+            }
+        }
+        for (mapping, this, other) in mappingLinks.mappings(linking: table) {
+            for link in try mappingLinks.sourceLinks(of: row, this: this, other: other, mapping: mapping) {
+                if let otherID = link.other, scope.isRelatedOnly(other.table) {
+                    try bringSourceRow(otherID, table: other.table, scope: scope, report: &report, counts: true)
+                }
+                try bringSourceRow(link.link, table: mapping, scope: scope, report: &report, counts: true)
+            }
+        }
+    }
+
+    /// Removes what the package holds only for rows that left it: the rows of related-only
+    /// tables no row in the package relates to any more (its parent left the area or was
+    /// deleted, on either side), and links whose either end is gone; rows with a pending local
+    /// change stay (they go up first).
+    /// - Returns: how many rows left.
+    func removeRowsWithoutParent(scope: DownloadScope) throws -> [DepartedRow] {
+        var removed: [DepartedRow] = []
+        func removeLinksWithMissingEnds() throws {
+            for (mapping, globalIDs) in try mappingLinks.packageLinksWithMissingEnds() {
+                for globalID in globalIDs where !pendingRows.contains(RowKey(mapping.name, globalID)) {
+                    if try packageRows.delete(globalID, from: mapping) {
+                        removed.append(DepartedRow(table: mapping.name, globalID: globalID, reason: "a row it links left the package"))
+                    }
+                }
+            }
+        }
+        // Links of rows that left first, so that they no longer hold the rows they relate to.
+        try removeLinksWithMissingEnds()
+        var removedRelated = false
+        for table in tables where scope.isRelatedOnly(table) {
+            for globalID in try scope.packageRowsWithoutParent(of: table) where !pendingRows.contains(RowKey(table.name, globalID)) {
+                if try packageRows.delete(globalID, from: table) {
+                    removed.append(DepartedRow(table: table.name, globalID: globalID, reason: "no row in the package relates to it any more"))
+                    removedRelated = true
+                }
+            }
+        }
+        if removedRelated { try removeLinksWithMissingEnds() }
+        return removed
+    }
+}
