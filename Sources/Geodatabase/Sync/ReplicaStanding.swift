@@ -68,7 +68,8 @@ public enum ReplicaStanding: Sendable, Hashable {
 
     /// The decision, from what the package and the source hold (see the file's documentation).
     public static func decide(package p: PackageSyncHistory, registered: Bool, retired: RetiredReplica?,
-                              newestSyncID h: String?, isRecorded: (String) -> Bool, sourceGeneration: Int64) -> ReplicaStanding {
+                              newestSyncID h: String?, isRecorded: (String) throws -> Bool,
+                              sourceGeneration: Int64) rethrows -> ReplicaStanding {
         func refuse(_ reason: Refusal.Reason, _ what: String) -> ReplicaStanding {
             .refused(Refusal(reason: reason, message: "\(what); \(wayOut)"))
         }
@@ -85,13 +86,13 @@ public enum ReplicaStanding: Sendable, Hashable {
                 + "another source, or the source was restored from a backup older than the package")
         }
         guard p.recordsEverySync else { return .current }
-        if let pending = p.pendingSyncID, isRecorded(pending) {
+        if let pending = p.pendingSyncID, try isRecorded(pending) {
             if h == pending { return .resuming }
             return refuse(.staleCopy, "the source applied this package's sync \(pending) and then sync \(h ?? "none") of "
                 + "another copy of it: this copy is stale")
         }
         if h == p.lastSyncID { return .current }
-        if let last = p.lastSyncID, !isRecorded(last) {
+        if let last = p.lastSyncID, try !isRecorded(last) {
             return refuse(.restoredSource, "the package completed sync \(last), which the source has no record of: "
                 + "the source was restored from an older backup")
         }
@@ -128,10 +129,10 @@ extension SourceGeodatabase {
     public func standing(of package: PackageSyncHistory) throws -> ReplicaStanding {
         try requireEnabled()
         let replica = try replica(id: package.replicaID)
-        return ReplicaStanding.decide(package: package, registered: replica != nil,
+        return try ReplicaStanding.decide(package: package, registered: replica != nil,
                                       retired: replica == nil ? try retiredReplica(id: package.replicaID) : nil,
                                       newestSyncID: replica?.lastSyncID,
-                                      isRecorded: { (try? self.isSyncApplied($0)) ?? false },
+                                      isRecorded: isSyncApplied,
                                       sourceGeneration: try generation())
     }
 
