@@ -59,7 +59,7 @@ enum Reattach {
         if let retired = try source.retiredReplica(id: state.replicaID) {
             return RegisteredScope(areaWKT: retired.areaWKT, areaCRS: retired.areaCRS, optionsJSON: retired.optionsJSON)
         }
-        var scope = RegisteredScope(areaWKT: state.areaWKT, areaCRS: state.areaCRS, optionsJSON: "{}")
+        var scope = RegisteredScope(areaWKT: state.areaWKT, areaCRS: state.areaCRS, optionsJSON: nil)
         for (layer, cut) in try PackageMetadata.layerCuts(in: package) {
             guard let expression = cut.filter else { continue }
             do { try WhereFilter(layer: layer, expression: expression).check(on: source.connection, table: layer) } catch {

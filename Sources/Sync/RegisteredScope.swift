@@ -16,11 +16,15 @@ struct RegisteredScope: Sendable, Hashable {
     var areaCRS: String?
     /// Filter expressions by lower-cased layer name.
     var filters: [String: String]
+    /// The registration's options as the source holds them (clip, CRS...), nil for a scope
+    /// taken from the package.
+    private var registeredOptions: String?
 
-    init(areaWKT: String?, areaCRS: String?, optionsJSON: String) {
+    init(areaWKT: String?, areaCRS: String?, optionsJSON: String?) {
         self.areaWKT = areaWKT
         self.areaCRS = areaCRS
-        filters = Self.filters(in: optionsJSON)
+        registeredOptions = optionsJSON
+        filters = Self.filters(in: optionsJSON ?? "{}")
     }
 
     init(_ replica: Replica) {
@@ -37,8 +41,10 @@ struct RegisteredScope: Sendable, Hashable {
         return filters
     }
 
-    /// The options JSON a re-attach registers: the package's filters (already checked).
+    /// The options JSON a re-attach registers: the old registration's, else the package's
+    /// filters (already checked).
     var optionsJSON: String {
+        if let registeredOptions { return registeredOptions }
         let object = Dictionary(uniqueKeysWithValues: filters.map { ("where:\($0.key)", $0.value) })
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
