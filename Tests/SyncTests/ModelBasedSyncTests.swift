@@ -53,6 +53,15 @@ import Testing
         Run(seed: 10, steps: 200, kinds: passingKinds),
     ]
 
+    /// A soak run that fails today and is not yet understood: seed 21, step 1463 of 1500, all
+    /// kinds (a package keeps a row, with a unique code, that the model expects gone, after
+    /// swaps and reverts of unique codes across packages and a one-way sync). It runs once
+    /// the cause is found and fixed; until then it is listed, not hidden.
+    @Test(.disabled("soak seed 21 fails at step 1463 (unique codes across packages); open"))
+    func soakSeed21() throws {
+        try drive(Run(seed: 21, steps: 1500, kinds: Self.passingKinds))
+    }
+
     /// The model's own rules by example (Tests/Model/test_model.py), before it judges pkgbuild.
     @Test func modelStatesTheRules() throws {
         let result = try runProcess("/usr/bin/python3", [
@@ -64,6 +73,10 @@ import Testing
 
     @Test(arguments: runs.filter { $0.kinds.isSubset(of: passingKinds) })
     func modelPredictsEverySync(_ run: Run) throws {
+        try drive(run)
+    }
+
+    private func drive(_ run: Run) throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build the executable first")
         let result = try runProcess("/usr/bin/python3", [
             Self.driver, "--pkgbuild", Self.binary, "--seed", String(run.seed), "--steps", String(run.steps),
