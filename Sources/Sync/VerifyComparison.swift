@@ -99,9 +99,7 @@ final class VerifyComparison {
     private func belongs(_ row: VerifyRow, of table: SyncTable) throws -> VerifyRow? {
         guard let values = try mappingLinks.inPackage(sourceRow: row.values, of: table),
               try scope.contains(values, of: table) else { return nil }
-        // A link's keys were translated: those columns compare by the translated value.
-        let text = row.textBytes.filter { values.values[$0.key] == row.values.values[$0.key] }
-        return VerifyRow(values: values, textBytes: text)
+        return VerifyRow(values: values)
     }
 
     /// What makes a row of the table belong, for reasons.

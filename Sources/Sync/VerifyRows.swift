@@ -1,20 +1,14 @@
-/// Rows read for `verify` exactly as stored: text keeps its bytes (SQLite hands text to Swift
-/// decoded, and a decoding replaces bytes that are not UTF-8 with U+FFFD, which would make
-/// Latin-1 text and its mangled copy look equal).
+/// Rows read for `verify` exactly as stored: text keeps its bytes (`SQLiteValue` carries
+/// text that is not UTF-8 as its bytes, so Latin-1 text and its mangled copy differ).
 import Geodatabase
 import SQLite
 
-/// One stored row: its values, and the bytes of each text value.
+/// One stored row.
 struct VerifyRow {
     var values: RowValues
-    /// The stored bytes of the text values, by column index.
-    var textBytes: [Int: [UInt8]]
 
     /// The value of column `index` as SQLite holds it: text by its bytes.
-    func exact(_ index: Int) -> ExactValue {
-        if let bytes = textBytes[index] { return .text(bytes) }
-        return ExactValue(values.values[index])
-    }
+    func exact(_ index: Int) -> ExactValue { ExactValue(values.values[index]) }
 }
 
 /// A value compared byte for byte: text as its bytes, never decoded.
@@ -80,17 +74,14 @@ final class VerifyCursor {
             current = nil
             return
         }
-        var values: [SQLiteValue] = []
-        var text: [Int: [UInt8]] = [:]
-        values.reserveCapacity(columns.count)
-        for index in 0..<columns.count {
-            values.append(statement.value(at: index))
-            if statement.columnType(at: index) == .text {
-                text[index] = statement.withBytes(at: index) { Array($0) }
-            }
+        let values = (0..<columns.count).map { statement.value(at: $0) }
+        // Ordered by the id's bytes, as SQLite orders it; a row without a global id sorts first
+        // (NULL) and is keyed by nothing.
+        let id: [UInt8] = switch values[globalIndex] {
+        case .text(let text): Array(text.utf8)
+        case .textBytes(let bytes): bytes
+        default: []
         }
-        // A row without a global id sorts first (NULL) and is keyed by nothing.
-        let id = text[globalIndex] ?? []
-        current = (id, VerifyRow(values: RowValues(columns: columns, values: values), textBytes: text))
+        current = (id, VerifyRow(values: RowValues(columns: columns, values: values)))
     }
 }
