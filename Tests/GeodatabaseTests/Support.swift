@@ -30,12 +30,7 @@ func validateGeoPackage(_ path: String) throws -> ProcessResult {
 }
 
 /// The file's content as SQL text, from the sqlite3 shell.
-func dump(_ path: String) throws -> String {
-    let result = try runProcess("sqlite3", [path, ".dump"])
-    // A failed dump would be empty on both sides of a before/after comparison.
-    #expect(result.status == 0 && !result.stdout.isEmpty, "sqlite3 .dump \(path): \(result.stderr)")
-    return result.stdout
-}
+func dump(_ path: String) throws -> String { try sqliteDump(path) }
 
 extension Connection {
     func strings(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [String] {

@@ -8,13 +8,6 @@ func parseJSONObject(_ text: String) throws -> [String: Any] {
     return try #require(object as? [String: Any], "not a JSON object: \(text)")
 }
 
-/// `sqlite3 FILE .dump`: the whole database as SQL text, read by SQLite's own shell.
-func sqliteDump(_ path: String) throws -> String {
-    let result = try runProcess("sqlite3", [path, ".dump"])
-    #expect(result.status == 0, "\(result.stderr)")
-    return result.stdout
-}
-
 /// One value from `sqlite3 FILE SQL`, trimmed.
 func sqliteScalar(_ path: String, _ sql: String) throws -> String {
     let result = try runProcess("sqlite3", [path, sql])

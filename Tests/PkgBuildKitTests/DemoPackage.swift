@@ -33,11 +33,7 @@ final class DemoPackage {
 
     /// Every row of every table of the package, as `sqlite3 .dump` writes it: the "package
     /// unchanged" check, read by SQLite's own shell rather than by our code.
-    func dump() throws -> String {
-        let result = try runProcess("sqlite3", [dataPath, ".dump"])
-        guard result.status == 0 else { throw DemoPackageError(message: "sqlite3 .dump failed: \(result.stderr)") }
-        return result.stdout
-    }
+    func dump() throws -> String { try sqliteDump(dataPath) }
 
     /// A value of the package read by GDAL (`ogrinfo` with its SQLite dialect).
     func ogrValues(_ sql: String, path: String? = nil) throws -> [String] {
