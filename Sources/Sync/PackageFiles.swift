@@ -5,6 +5,8 @@ import Foundation
 struct PackageFiles {
     var data: URL
     var manifest: PackageManifest?
+    /// Where the manifest is (or would be) for this package.
+    var manifestURL: URL
 
     init(_ url: URL) throws {
         var isDirectory: ObjCBool = false
@@ -23,7 +25,19 @@ struct PackageFiles {
             directory = url.deletingLastPathComponent()
             data = url
         }
-        let manifestURL = directory.appendingPathComponent(PackageManifest.fileName)
+        manifestURL = directory.appendingPathComponent(PackageManifest.fileName)
         manifest = FileManager.default.fileExists(atPath: manifestURL.path) ? try PackageManifest.read(from: manifestURL) : nil
+    }
+
+    /// After a re-attach the manifest names the new replica, as data.gpkg does, so `inspect`
+    /// and a user reading manifest.json see one identity. Written whole and renamed into place:
+    /// a crash leaves the old manifest or the new one, never half of either.
+    func recordReplica(_ replicaID: String) throws {
+        guard var updated = manifest, updated.replicaID != replicaID else { return }
+        updated.replicaID = replicaID
+        do { try updated.encoded().write(to: manifestURL, options: .atomic) } catch {
+            throw SyncError(.notAPackage, "cannot update \(manifestURL.path) with the new replica \(replicaID): "
+                + "\(error.localizedDescription)")
+        }
     }
 }

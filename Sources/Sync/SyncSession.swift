@@ -91,7 +91,10 @@ public final class SyncSession {
         let run = SyncRun(session: self, package: package.connection, source: source.connection, state: state,
                           tables: setup.tables, relationships: setup.packageSchema.relationships, areas: setup.areas,
                           projections: setup.projections, sourcePath: sourcePath, geos: setup.geos)
-        if options.reattach { try run.markDifferencesForReattach() }
+        if options.reattach {
+            try run.markDifferencesForReattach()
+            try files.recordReplica(state.replicaID)
+        }
         // `create` registers the replica as pending, renames the package into place, then
         // activates it; a re-attach registers it pending until the package took it. A crash
         // in between leaves a complete package whose replica is still pending; the package in

@@ -1,3 +1,4 @@
+import Extract
 import Foundation
 import Geodatabase
 import PkgBuildCLI
@@ -31,6 +32,10 @@ import Testing
         #expect(reattached.exitCode == 2, "\(reattached.stdout) \(reattached.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(reattached.stdout.utf8)) as? [String: Any]
         #expect(report?["reattached_from"] as? String == original, "\(reattached.stdout)")
+        // manifest.json names the new replica, as data.gpkg does.
+        let newReplica = try PackageSyncState.read(fixture.openPackage(copy).connection).replicaID
+        #expect(newReplica != original)
+        #expect(try PackageManifest.read(from: copy.appendingPathComponent(PackageManifest.fileName)).replicaID == newReplica)
         // Nothing merged: the source kept its values, the copy its edits, each difference is open.
         #expect(try scalar(fixture, "SELECT type FROM airports WHERE name = 'Kodiak'") == "fresh")
         let open = try PackageConflicts.list(package: copy)
