@@ -203,7 +203,8 @@ final class SyncRun {
         var changes: [PendingChange] = []
         var laterEdits = Set<RowKey>()
         let unbased = try NoBaseRows.all(in: package)
-        try tracking.forEachPendingChange { change in
+        var unchanged: [UnchangedEdit] = []
+        try tracking.forEachPendingChange(unchanged: { unchanged.append($0) }) { change in
             let key = RowKey(change.table, change.globalID)
             if change.position > throughPosition {
                 laterEdits.insert(key)
@@ -213,6 +214,9 @@ final class SyncRun {
                 changes.append(change)
             }
         }
+        // A row saved back to its base is no change, in every direction: forgotten before the
+        // download, which may then overwrite it like any copy of the source's row.
+        try tracking.forget(unchanged.filter { $0.position <= throughPosition && !unbased.contains(RowKey($0.table, $0.globalID)) })
         let decisions = ConflictDecisions(try ConflictStore.decisions(in: package))
         var report = SyncReport(syncID: syncID, replicaID: state.replicaID, source: sourcePath,
                                 direction: options.direction, policy: options.policy, dryRun: options.dryRun,

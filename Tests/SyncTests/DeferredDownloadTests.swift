@@ -35,4 +35,28 @@ import Testing
         let third = try fixture.sync(url)
         #expect(third.downloaded.total == 0 && third.uploaded.total == 0)
     }
+
+    /// A local edit put back is no change, and a download-only sync overwrites the row with the
+    /// office's: the edit record goes with it. Kept, it compared its old base with the office's
+    /// values, so the office's next edit met a local "change" back to the old value: a false
+    /// conflict that `package-wins` settled by writing the office's earlier value over its later.
+    @Test func aRevertedEditDoesNotOutliveADownloadOnlySync() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let data = url.appendingPathComponent("data.gpkg").path
+        let originalType = try #require(try packageValue(fixture, url, "type")?.stringValue)
+        try ogrSQL(data, "UPDATE airports SET type = 'field' WHERE \(Self.kodiak)")
+        try ogrSQL(data, "UPDATE airports SET type = '\(originalType)' WHERE \(Self.kodiak)")
+        try ogrSQL(fixture.sourcePath, "UPDATE airports SET type = 'office 1' WHERE \(Self.kodiak)")
+        let down = try fixture.sync(url, direction: .download)
+        #expect(down.status == .completed)
+        #expect(try packageValue(fixture, url, "type") == "office 1")
+        #expect(try PackageChangeTracking(connection: fixture.openPackage(url).connection).pendingChanges().isEmpty)
+
+        try ogrSQL(fixture.sourcePath, "UPDATE airports SET type = 'office 2' WHERE \(Self.kodiak)")
+        let both = try fixture.sync(url, policy: .packageWins)
+        #expect(both.conflicts.isEmpty && both.uploaded.total == 0, "\(both.conflicts)")
+        #expect(try fixture.openSource().connection.scalar("SELECT type FROM airports WHERE \(Self.kodiak)") == "office 2")
+        #expect(try packageValue(fixture, url, "type") == "office 2")
+    }
 }

@@ -98,7 +98,10 @@ public struct PackageChangeTracking {
 
     /// Streams the pending changes table by table (in `pkgbuild_tables` order), each table's in
     /// position order, one row in memory at a time.
-    public func forEachPendingChange(_ body: (PendingChange) throws -> Void) throws {
+    /// - Parameter unchanged: told of each update record that changed no value (a row saved
+    ///   back to its base), with its position; such a record is no change and is not streamed.
+    public func forEachPendingChange(unchanged: (UnchangedEdit) -> Void = { _ in },
+                                     _ body: (PendingChange) throws -> Void) throws {
         try requireInstalled()
         try connection.withTransaction {
             for table in try trackedTables() {
@@ -132,7 +135,11 @@ public struct PackageChangeTracking {
                     case .delete: changed = []
                     case .update: changed = compared.filter { Self.differs(base?.values[$0], current?.values[$0]) }.map { columns[$0] }
                     }
-                    if operation == .update && changed.isEmpty && base != nil && current != nil { return }
+                    if operation == .update && changed.isEmpty && base != nil && current != nil {
+                        unchanged(UnchangedEdit(table: table.name, globalID: row.value(at: 1).stringValue ?? "",
+                                                position: row.int64(at: 0)))
+                        return
+                    }
                     try body(PendingChange(table: table.name, globalID: row.value(at: 1).stringValue ?? "",
                                            operation: operation, position: row.int64(at: 0),
                                            base: base, current: current, changedColumns: changed))
@@ -170,6 +177,22 @@ public struct PackageChangeTracking {
             try connection.execute("DELETE FROM pkgbuild_edits AS e WHERE e.position <= ?\(kept)", [.integer(position)])
         }
         if connection.isInTransaction { try clear() } else { try connection.withTransaction(.immediate) { try clear() } }
+    }
+
+    /// Forgets edit records that changed nothing (see ``forEachPendingChange(unchanged:_:)``):
+    /// the row is as its base, so it is an ordinary copy of the source's again, and a download
+    /// may overwrite it. Kept, such a record would later compare an old base with whatever the
+    /// download wrote and invent a local edit that reverts the office's change.
+    public func forget(_ edits: [UnchangedEdit]) throws {
+        guard !edits.isEmpty else { return }
+        let globalIDColumns = Dictionary(try trackedTables().map { ($0.name, $0.globalIDColumn) }, uniquingKeysWith: { a, _ in a })
+        for edit in edits {
+            try connection.execute("DELETE FROM pkgbuild_edits WHERE table_name = ? AND globalid = ? AND position = ?",
+                                   [.text(edit.table), .text(edit.globalID), .integer(edit.position)])
+            guard connection.changes > 0, let g = globalIDColumns[edit.table] else { continue }
+            try connection.execute("DELETE FROM \(SQL.identifier(SyncSchema.baseTable(for: edit.table))) WHERE \(SQL.identifier(g)) = ?",
+                                   [.text(edit.globalID)])
+        }
     }
 
     /// Runs `body` with tracking off (the apply context set), in a transaction: its writes
@@ -229,4 +252,11 @@ public struct PackageChangeTracking {
         let sql = EditTriggerSQL(table)
         return [sql.stageTrigger(uniqueKeys: uniqueKeys), sql.insertTrigger, sql.updateTrigger, sql.deleteTrigger]
     }
+}
+
+/// An update record that changed no value: the row was saved back to its base.
+public struct UnchangedEdit: Sendable, Equatable {
+    public var table: String
+    public var globalID: String
+    public var position: Int64
 }
