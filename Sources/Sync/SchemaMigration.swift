@@ -107,7 +107,8 @@ enum SchemaMigration {
             guard let now = find(column.name, atSource) else {
                 throw SyncError(.schemaChanged, wasBuilt == nil
                     ? "\(prefix) column '\(table).\(column.name)' was added in the package only; the source has no such column (side: package)"
-                    : "\(prefix) column '\(table).\(column.name)' was dropped at the source (side: source)")
+                    : "\(prefix) column '\(table).\(column.name)' is gone at the source (dropped or renamed\(renamedHint(inPackage, atSource))) "
+                        + "(side: source); nothing was changed on either side and the package's edits stay pending")
             }
             // A geometry column `create --clip` made Multi (MULTIPOLYGON for a POLYGON) is the same column.
             let promoted = column.type.uppercased() == "MULTI" + now.type.uppercased()
@@ -121,5 +122,12 @@ enum SchemaMigration {
             }
         }
         return atSource.filter { find($0.name, inPackage) == nil }.map { Addition(table: table, column: $0) }
+    }
+
+    /// The source's columns the package lacks, which a renamed column would be among.
+    private static func renamedHint(_ inPackage: [Column], _ atSource: [Column]) -> String {
+        let known = Set(inPackage.map { $0.name.lowercased() })
+        let new = atSource.map(\.name).filter { !known.contains($0.lowercased()) }
+        return new.isEmpty ? "" : "; the source has \(new.count == 1 ? "a column" : "columns") the package lacks: \(new.joined(separator: ", "))"
     }
 }

@@ -89,4 +89,40 @@ import Testing
         #expect(throws: SyncError.self) { try fixture.sync(url, dryRun: true) }
         #expect(try dump(data) == before)
     }
+
+    /// A column of a tracked table cannot be dropped on either side: the change triggers name
+    /// every column, so SQLite refuses the DROP (GDAL's and Python's alike) and nothing changes.
+    @Test func droppingATrackedColumnIsRefusedOnBothSides() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        for path in [fixture.sourcePath, url.appendingPathComponent("data.gpkg").path] {
+            let before = try dump(path)
+            let byGDAL = try runProcess("ogrinfo", ["-q", path, "-sql", "ALTER TABLE airports DROP COLUMN gps_code"])
+            #expect(byGDAL.stderr.contains("no such column"), "\(byGDAL.stderr)")
+            let byPython = try pythonSQLite(path, "ALTER TABLE airports DROP COLUMN gps_code")
+            #expect(byPython.status != 0, "\(byPython.stdout)")
+            #expect(try dump(path) == before)
+        }
+    }
+
+    /// A column renamed at the source (SQLite rewrites the triggers, so the rename goes
+    /// through) is a schema difference: the sync refuses naming the column and the source's
+    /// new name, changes nothing, and the package's edit of that column stays pending.
+    @Test func aColumnRenamedAtTheSourceIsRefusedByNameWithTheEditKept() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let data = url.appendingPathComponent("data.gpkg").path
+        try gdal(data, "UPDATE airports SET type = 'edited' WHERE name = 'Kodiak'")
+        #expect(try pythonSQLite(fixture.sourcePath, "ALTER TABLE airports RENAME COLUMN type TO kind").status == 0)
+        let before = (try dump(data), try dump(fixture.sourcePath))
+
+        let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(result.exitCode == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("airports.type") && result.stderr.contains("renamed")
+                && result.stderr.contains("kind"), "\(result.stderr)")
+        #expect(try dump(data) == before.0)
+        #expect(try dump(fixture.sourcePath) == before.1)
+        let pending = try PackageChangeTracking(connection: fixture.openPackage(url).connection).pendingChanges()
+        #expect(pending.map(\.changedColumns) == [["type"]], "\(pending)")
+    }
 }
