@@ -60,10 +60,14 @@ public struct Conflict: Sendable, Hashable {
     public var resolvedBy: String?
     /// The source's message for a constraint conflict, the reason for a download-only one.
     public var message: String?
+    /// The other rows of an exchange of unique values this one conflict stands for: their
+    /// changes stay pending with this row's, and taking the source's side discards them all.
+    public var otherRows: [String]
 
     public init(table: String, globalID: String, column: String?, kind: ConflictKind,
                 baseValue: String? = nil, packageValue: String? = nil, sourceValue: String? = nil,
-                resolution: ConflictSide? = nil, resolvedBy: String? = nil, message: String? = nil) {
+                resolution: ConflictSide? = nil, resolvedBy: String? = nil, message: String? = nil,
+                otherRows: [String] = []) {
         self.table = table
         self.globalID = globalID
         self.column = column
@@ -74,7 +78,11 @@ public struct Conflict: Sendable, Hashable {
         self.resolution = resolution
         self.resolvedBy = resolvedBy
         self.message = message
+        self.otherRows = otherRows
     }
+
+    /// Every row whose change this conflict holds back: its own and those of ``otherRows``.
+    public var rows: [String] { [globalID] + otherRows }
 }
 
 /// A decision `resolve` recorded for the next sync: for a row (any column, and whole-row

@@ -10,6 +10,7 @@
 ///   resolution TEXT,        -- 'package' | 'source' | NULL (unresolved)
 ///   resolved_by TEXT,       -- 'policy' | 'decision' | NULL
 ///   message TEXT,
+///   other_rows TEXT,        -- an exchange's other rows: their global ids, space-separated
 ///   decision TEXT,          -- what `resolve` chose for the next sync: 'package' | 'source'
 ///   status TEXT NOT NULL,   -- 'open' (listed by `conflicts`), 'resolved', 'closed' (superseded)
 ///   recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
@@ -29,17 +30,38 @@ enum ConflictStore {
         CREATE TABLE IF NOT EXISTS pkgbuild_conflicts (id INTEGER PRIMARY KEY AUTOINCREMENT, \
         sync_id TEXT NOT NULL, table_name TEXT NOT NULL, globalid TEXT NOT NULL, column_name TEXT, \
         kind TEXT NOT NULL, base_value TEXT, package_value TEXT, source_value TEXT, resolution TEXT, \
-        resolved_by TEXT, message TEXT, decision TEXT, status TEXT NOT NULL, \
+        resolved_by TEXT, message TEXT, other_rows TEXT, decision TEXT, status TEXT NOT NULL, \
         recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))
         """
 
     static let sourceDDL = """
         CREATE TABLE IF NOT EXISTS pkgbuild_sync_conflicts (sync_id TEXT NOT NULL, \
         table_name TEXT NOT NULL, globalid TEXT NOT NULL, column_name TEXT, kind TEXT NOT NULL, \
-        base_value TEXT, package_value TEXT, source_value TEXT, resolution TEXT, resolved_by TEXT, message TEXT)
+        base_value TEXT, package_value TEXT, source_value TEXT, resolution TEXT, resolved_by TEXT, message TEXT, \
+        other_rows TEXT)
         """
 
-    private static let valueColumns = "table_name, globalid, column_name, kind, base_value, package_value, source_value, resolution, resolved_by, message"
+    private static let valueColumns = "table_name, globalid, column_name, kind, base_value, package_value, source_value, resolution, resolved_by, message, other_rows"
+    private static let valueCount = 11
+
+    /// Creates the table, or gives one made before exchanges were one conflict its
+    /// `other_rows` column.
+    private static func prepare(_ table: String, ddl: String, in connection: Connection) throws {
+        try connection.execute(ddl)
+        if try connection.scalar("SELECT 1 FROM pragma_table_info(?) WHERE name = 'other_rows'", [.text(table)]) == nil {
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN other_rows TEXT")
+        }
+    }
+
+    /// The value columns to read: a table not yet prepared (a read-only package made before
+    /// `other_rows`) reads NULL for it.
+    private static func readColumns(_ table: String, in connection: Connection) throws -> String {
+        try connection.scalar("SELECT 1 FROM pragma_table_info(?) WHERE name = 'other_rows'", [.text(table)]) != nil
+            ? valueColumns : valueColumns.replacingOccurrences(of: ", other_rows", with: ", NULL AS other_rows")
+    }
+
+    /// The SQL condition that an open conflict holds back the row `?` (its own, or an exchange's other).
+    private static let holdsRow = "(globalid = ? OR instr(' ' || ifnull(other_rows, '') || ' ', ' ' || ? || ' ') > 0)"
 
     // MARK: Package
 
@@ -61,29 +83,36 @@ enum ConflictStore {
     static func discards(in package: Connection) throws -> Set<RowKey> {
         guard try exists(packageTable, in: package) else { return [] }
         let kinds = ConflictKind.allCases.filter { !$0.isWinnable }.map { SQL.literal($0.rawValue) }.joined(separator: ", ")
-        return Set(try package.query("""
-            SELECT table_name, globalid FROM pkgbuild_conflicts
+        let others = try package.scalar("SELECT 1 FROM pragma_table_info('pkgbuild_conflicts') WHERE name = 'other_rows'") != nil
+        var rows = Set<RowKey>()
+        for row in try package.query("""
+            SELECT table_name, globalid, \(others ? "other_rows" : "NULL") FROM pkgbuild_conflicts
             WHERE status = 'open' AND decision = 'source' AND kind IN (\(kinds))
-            """).map { RowKey($0[0].stringValue ?? "", $0[1].stringValue ?? "") })
+            """) {
+            let table = row[0].stringValue ?? ""
+            for globalID in [row[1].stringValue ?? ""] + otherRows(row[2]) { rows.insert(RowKey(table, globalID)) }
+        }
+        return rows
     }
 
     /// The conflicts still open (unresolved, or resolved by a decision not yet applied).
     static func open(in package: Connection) throws -> [(conflict: Conflict, decision: ConflictSide?)] {
         guard try exists(packageTable, in: package) else { return [] }
-        return try package.query("SELECT \(valueColumns), decision FROM pkgbuild_conflicts WHERE status = 'open' ORDER BY id")
-            .map { (conflict(from: $0), $0[10].stringValue.flatMap(ConflictSide.init(rawValue:))) }
+        let columns = try readColumns(packageTable, in: package)
+        return try package.query("SELECT \(columns), decision FROM pkgbuild_conflicts WHERE status = 'open' ORDER BY id")
+            .map { (conflict(from: $0), $0[valueCount].stringValue.flatMap(ConflictSide.init(rawValue:))) }
     }
 
     /// Records a sync's conflicts. After an applied sync every earlier open conflict is closed
     /// (this sync re-examined every pending change); after a sync that stopped on conflicts,
     /// earlier open ones are closed except those carrying a decision, kept for the next sync.
     static func record(_ conflicts: [Conflict], syncID: String, applied: Bool, in package: Connection) throws {
-        try package.execute(packageDDL)
+        try prepare(packageTable, ddl: packageDDL, in: package)
         try package.execute(applied
             ? "UPDATE pkgbuild_conflicts SET status = 'closed' WHERE status = 'open'"
             : "UPDATE pkgbuild_conflicts SET status = 'closed' WHERE status = 'open' AND decision IS NULL")
         let insert = try package.prepare("""
-            INSERT INTO pkgbuild_conflicts (sync_id, \(valueColumns), status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO pkgbuild_conflicts (sync_id, \(valueColumns), status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for conflict in conflicts {
             // A conflict settled by a decision in a sync that was not applied keeps its open
@@ -104,8 +133,9 @@ enum ConflictStore {
         var sql = "UPDATE pkgbuild_conflicts SET decision = ? WHERE status = 'open'"
         var arguments: [SQLiteValue] = [.text(side.rawValue)]
         if let globalID {
-            sql += " AND globalid = ?"
-            arguments.append(.text(globalID))
+            try prepare(packageTable, ddl: packageDDL, in: package)
+            sql += " AND \(holdsRow)"
+            arguments += [.text(globalID), .text(globalID)]
         }
         if let column {
             sql += " AND column_name = ? COLLATE NOCASE"
@@ -119,8 +149,8 @@ enum ConflictStore {
 
     static func recordAtSource(_ conflicts: [Conflict], syncID: String, in source: Connection) throws {
         guard !conflicts.isEmpty else { return }
-        try source.execute(sourceDDL)
-        let insert = try source.prepare("INSERT INTO pkgbuild_sync_conflicts (sync_id, \(valueColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        try prepare(sourceTable, ddl: sourceDDL, in: source)
+        let insert = try source.prepare("INSERT INTO pkgbuild_sync_conflicts (sync_id, \(valueColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         for conflict in conflicts {
             insert.reset()
             try insert.bind([.text(syncID)] + values(of: conflict))
@@ -130,7 +160,7 @@ enum ConflictStore {
 
     static func recordedAtSource(syncID: String, in source: Connection) throws -> [Conflict] {
         guard try exists(sourceTable, in: source) else { return [] }
-        return try source.query("SELECT \(valueColumns) FROM pkgbuild_sync_conflicts WHERE sync_id = ? ORDER BY rowid",
+        return try source.query("SELECT \(try readColumns(sourceTable, in: source)) FROM pkgbuild_sync_conflicts WHERE sync_id = ? ORDER BY rowid",
                                 [.text(syncID)]).map(conflict(from:))
     }
 
@@ -139,7 +169,8 @@ enum ConflictStore {
     private static func values(of c: Conflict) -> [SQLiteValue] {
         func text(_ s: String?) -> SQLiteValue { s.map(SQLiteValue.text) ?? .null }
         return [.text(c.table), .text(c.globalID), text(c.column), .text(c.kind.rawValue), text(c.baseValue),
-                text(c.packageValue), text(c.sourceValue), text(c.resolution?.rawValue), text(c.resolvedBy), text(c.message)]
+                text(c.packageValue), text(c.sourceValue), text(c.resolution?.rawValue), text(c.resolvedBy), text(c.message),
+                c.otherRows.isEmpty ? .null : .text(c.otherRows.joined(separator: " "))]
     }
 
     private static func conflict(from row: [SQLiteValue]) -> Conflict {
@@ -147,7 +178,11 @@ enum ConflictStore {
                  kind: ConflictKind(rawValue: row[3].stringValue ?? "") ?? .bothChanged,
                  baseValue: row[4].stringValue, packageValue: row[5].stringValue, sourceValue: row[6].stringValue,
                  resolution: row[7].stringValue.flatMap(ConflictSide.init(rawValue:)),
-                 resolvedBy: row[8].stringValue, message: row[9].stringValue)
+                 resolvedBy: row[8].stringValue, message: row[9].stringValue, otherRows: otherRows(row[10]))
+    }
+
+    private static func otherRows(_ value: SQLiteValue) -> [String] {
+        (value.stringValue ?? "").split(separator: " ").map(String.init)
     }
 
     static func exists(_ table: String, in connection: Connection) throws -> Bool {

@@ -261,7 +261,7 @@ final class SyncRun {
         }
         if options.direction.uploads {
             for conflict in report.conflicts where !conflict.kind.isWinnable && conflict.resolution == nil {
-                keep.insert(RowKey(conflict.table, conflict.globalID))
+                for globalID in conflict.rows { keep.insert(RowKey(conflict.table, globalID)) }
             }
         } else {
             for change in changes { keep.insert(RowKey(change.table, change.globalID)) }

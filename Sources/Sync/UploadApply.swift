@@ -44,10 +44,36 @@ extension SyncRun {
             }
             waiting = still
         }
-        let stuck = Set(waiting.map { RowKey($0.plan.table.name, $0.plan.change.globalID) })
+        outcome.conflicts += try uniqueConflicts(waiting)
+    }
+
+    /// The conflicts of the rows no order let through: one for each exchange (a cycle of rows
+    /// each wanting the next one's value), naming all its rows, and one for each other row,
+    /// naming the row that holds its value.
+    private func uniqueConflicts(_ waiting: [(plan: UploadPlan, error: SQLiteError)]) throws -> [Conflict] {
+        var holders: [RowKey: String] = [:]
         for entry in waiting {
-            outcome.conflicts.append(try uniqueConflict(entry.plan, entry.error, stuck: stuck))
+            let key = RowKey(entry.plan.table.name, entry.plan.change.globalID)
+            holders[key] = try holderOfUniqueValue(entry.plan, columns: entry.error.uniqueColumns)
         }
+        var conflicts: [Conflict] = [], inExchange = Set<RowKey>()
+        for entry in waiting {
+            let table = entry.plan.table.name, key = RowKey(table, entry.plan.change.globalID)
+            guard !inExchange.contains(key) else { continue }
+            // Follow holder to holder among the waiting rows: back at this row is an exchange.
+            var cycle = [key.globalID], next = holders[key]
+            while let holder = next, holders[RowKey(table, holder)] != nil, !cycle.contains(holder) {
+                cycle.append(holder)
+                next = holders[RowKey(table, holder)]
+            }
+            if next == key.globalID && cycle.count > 1 {
+                cycle.forEach { inExchange.insert(RowKey(table, $0)) }
+                conflicts.append(exchangeConflict(entry.plan, entry.error, rows: cycle))
+            } else {
+                conflicts.append(heldValueConflict(entry.plan, entry.error, holder: holders[key]))
+            }
+        }
+        return conflicts
     }
 
     /// Writes one row; nil when the source took it.
@@ -87,25 +113,29 @@ extension SyncRun {
                         packageValue: operation, message: message)
     }
 
-    /// The conflict of a row no order lets through, naming the row that holds the value.
-    private func uniqueConflict(_ plan: UploadPlan, _ error: SQLiteError, stuck: Set<RowKey>) throws -> Conflict {
+    /// An exchange of unique values among `rows` (the plan's first): one conflict for them all.
+    private func exchangeConflict(_ plan: UploadPlan, _ error: SQLiteError, rows: [String]) -> Conflict {
         var conflict = refusedConflict(plan, .source(error))
-        let columns = error.uniqueColumns
-        guard let holder = try holderOfUniqueValue(plan, columns: columns) else { return conflict }
-        let names = columns.joined(separator: ", ")
-        if stuck.contains(RowKey(plan.table.name, holder)) {
-            conflict.message = """
-                rows \(plan.change.globalID) and \(holder) of \(plan.table.name) exchange values of unique \(names): \
-                no order of the two changes avoids a collision at the source; take the source's side for one \
-                (pkgbuild resolve PKG --id \(plan.change.globalID) --take source), sync, then set its value again
-                """
-        } else {
-            conflict.message = """
-                the value of unique \(names) is held at the source by row \(holder) of \(plan.table.name) \
-                (\(error.message)); take the source's side to discard this change (pkgbuild resolve PKG --id \
-                \(plan.change.globalID) --take source), or edit the row
-                """
-        }
+        conflict.otherRows = Array(rows.dropFirst())
+        let names = error.uniqueColumns.joined(separator: ", ")
+        let listed = rows.count == 2 ? "\(rows[0]) and \(rows[1])" : rows.dropLast().joined(separator: ", ") + " and \(rows.last ?? "")"
+        conflict.message = """
+            rows \(listed) of \(plan.table.name) exchange values of unique \(names): no order of their changes \
+            avoids a collision at the source; take the source's side (pkgbuild resolve PKG --id \(plan.change.globalID) \
+            --take source) to discard the exchange, then make it through a free value, one sync for each step
+            """
+        return conflict
+    }
+
+    /// A row whose unique value another source row keeps.
+    private func heldValueConflict(_ plan: UploadPlan, _ error: SQLiteError, holder: String?) -> Conflict {
+        var conflict = refusedConflict(plan, .source(error))
+        guard let holder else { return conflict }
+        conflict.message = """
+            the value of unique \(error.uniqueColumns.joined(separator: ", ")) is held at the source by row \(holder) of \
+            \(plan.table.name) (\(error.message)); take the source's side to discard this change (pkgbuild resolve PKG --id \
+            \(plan.change.globalID) --take source), or edit the row
+            """
         return conflict
     }
 

@@ -34,7 +34,7 @@ import Testing
         #expect(try iata(source, "Fairbanks Int'l") == "ADQ" && iata(source, "Kodiak") == "KDK")
     }
 
-    @Test func anExchangeIsOneConflictNamingBothRowsAndTakingTheSourceSettlesIt() throws {
+    @Test func anExchangeIsOneConflictNamingBothRowsAndOneDecisionSettlesIt() throws {
         let (fixture, url, data) = try Self.fixture()
         for sql in ["UPDATE airports SET iata_code = 'TMP' WHERE name = 'Kodiak'",
                     "UPDATE airports SET iata_code = 'ADQ' WHERE name = 'Fairbanks Int''l'",
@@ -43,22 +43,70 @@ import Testing
         let stopped = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
         #expect(stopped.exitCode == 2, "\(stopped.stdout) \(stopped.stderr)")
         let open = try PackageConflicts.list(package: url).map(\.conflict)
-        let ids = Set(open.map(\.globalID))
-        #expect(open.count == 2 && open.allSatisfy { $0.kind == .constraint }, "\(open)")
-        #expect(open.allSatisfy { conflict in ids.allSatisfy { conflict.message?.contains($0) == true } }, "\(open)")
+        let package = try fixture.openPackage(url).connection
+        let ids = try ["Kodiak", "Fairbanks Int'l"].map {
+            try #require(package.scalar("SELECT globalid FROM airports WHERE name = ?", [.text($0)])?.stringValue)
+        }
+        #expect(open.count == 1 && open.first?.kind == .constraint, "\(open)")
+        #expect(Set(open.first?.rows ?? []) == Set(ids), "\(open)")
+        #expect(ids.allSatisfy { open.first?.message?.contains($0) == true }, "\(open)")
+        let json = CLI.run(["sync", url.path, "--source", fixture.sourcePath, "--json"])
+        #expect(json.exitCode == 2 && json.stdout.contains("\"other_rows\""), "\(json.stdout)")
         // The package's side cannot win: refused, nothing recorded.
         let refused = CLI.run(["resolve", url.path, "--all", "--take", "package"])
         #expect(refused.exitCode == 1 && refused.stderr.contains("cannot win"), "\(refused.stderr)")
         #expect(try PackageConflicts.list(package: url).allSatisfy { $0.decision == nil })
 
-        #expect(CLI.run(["resolve", url.path, "--all", "--take", "source"]).exitCode == 0)
+        // One decision settles the exchange, named by either of its rows.
+        let other = try #require(open.first?.otherRows.first)
+        let decided = CLI.run(["resolve", url.path, "--id", other, "--take", "source"])
+        #expect(decided.exitCode == 0, "\(decided.stdout) \(decided.stderr)")
         let settled = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
         #expect(settled.exitCode == 0, "\(settled.stdout) \(settled.stderr)")
-        let package = try fixture.openPackage(url).connection, source = try fixture.openSource().connection
+        let source = try fixture.openSource().connection
         #expect(try iata(package, "Kodiak") == "ADQ" && iata(package, "Fairbanks Int'l") == "FAI")
         #expect(try source.scalar("SELECT type FROM airports WHERE name = 'Anchorage Int''l'") == "edited")
         #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
         #expect(try PackageConflicts.list(package: url).isEmpty)
+    }
+
+    /// A rotation of three values is one exchange too: one conflict naming the three rows.
+    @Test func aRotationOfThreeValuesIsOneConflictNamingTheThreeRows() throws {
+        let (fixture, url, data) = try Self.fixture()
+        for sql in ["UPDATE airports SET iata_code = 'TMP' WHERE name = 'Kodiak'",
+                    "UPDATE airports SET iata_code = 'ADQ' WHERE name = 'Fairbanks Int''l'",
+                    "UPDATE airports SET iata_code = 'FAI' WHERE name = 'Anchorage Int''l'",
+                    "UPDATE airports SET iata_code = 'ANC' WHERE name = 'Kodiak'"] { try ogrSQL(data, sql) }
+        let codes = "SELECT group_concat(name || '=' || iata_code) FROM (SELECT * FROM airports ORDER BY name)"
+        let before = try fixture.openSource().connection.scalar(codes)
+        #expect(CLI.run(["sync", url.path, "--source", fixture.sourcePath, "--on-conflict", "package-wins"]).exitCode == 2)
+        #expect(try fixture.openSource().connection.scalar(codes) == before)
+        let open = try PackageConflicts.list(package: url).map(\.conflict)
+        #expect(open.count == 1 && open.first?.rows.count == 3, "\(open)")
+        #expect(CLI.run(["resolve", url.path, "--all", "--take", "source"]).exitCode == 0)
+        #expect(CLI.run(["sync", url.path, "--source", fixture.sourcePath]).exitCode == 0)
+        let package = try fixture.openPackage(url).connection
+        #expect(try iata(package, "Kodiak") == "ADQ" && iata(package, "Fairbanks Int'l") == "FAI" && iata(package, "Anchorage Int'l") == "ANC")
+        #expect(try PackageChangeTracking(connection: package).pendingChanges().isEmpty)
+    }
+
+    /// A package whose conflict table predates `other_rows` lists its conflicts and takes new ones.
+    @Test func aConflictTableWithoutOtherRowsIsReadAndGainsTheColumn() throws {
+        let (fixture, url, data) = try Self.fixture()
+        let made = try pythonSQLite(data, """
+            CREATE TABLE pkgbuild_conflicts (id INTEGER PRIMARY KEY AUTOINCREMENT, sync_id TEXT NOT NULL, \
+            table_name TEXT NOT NULL, globalid TEXT NOT NULL, column_name TEXT, kind TEXT NOT NULL, base_value TEXT, \
+            package_value TEXT, source_value TEXT, resolution TEXT, resolved_by TEXT, message TEXT, decision TEXT, \
+            status TEXT NOT NULL, recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
+            INSERT INTO pkgbuild_conflicts (sync_id, table_name, globalid, kind, status) VALUES ('{OLD}', 'airports', '{X}', 'constraint', 'open');
+            """)
+        try #require(made.status == 0, "\(made.stderr)")
+        #expect(try PackageConflicts.list(package: url).map(\.conflict.globalID) == ["{X}"])
+        for sql in ["UPDATE airports SET iata_code = 'TMP' WHERE name = 'Kodiak'",
+                    "UPDATE airports SET iata_code = 'ADQ' WHERE name = 'Fairbanks Int''l'",
+                    "UPDATE airports SET iata_code = 'FAI' WHERE name = 'Kodiak'"] { try ogrSQL(data, sql) }
+        #expect(CLI.run(["sync", url.path, "--source", fixture.sourcePath]).exitCode == 2)
+        #expect(try PackageConflicts.list(package: url).map(\.conflict.otherRows.count) == [1])
     }
 
     @Test func aCollisionWithAnOfficeRowDoesNotHoldBackTheOtherEditsOnceSettled() throws {

@@ -15,6 +15,7 @@ enum SyncJSON {
             JSONMember("resolved_by", .string(c.resolvedBy)),
         ]
         if let message = c.message { members.append(JSONMember("message", .string(message))) }
+        if !c.otherRows.isEmpty { members.append(JSONMember("other_rows", .array(c.otherRows.map { .string($0) }))) }
         if let decision { members.append(JSONMember("decision", .string(decision.rawValue))) }
         return .object(members)
     }
