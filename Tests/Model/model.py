@@ -32,9 +32,11 @@ The package's own upload is not echoed back: after a sync that settles a row, pa
 source hold the same merged row. A row written back to its base (a revert, the same values
 saved again) is no change: nothing goes up and nothing is settled.
 Membership: after a sync, a row the sync carried down (or settled) belongs to the package
-when the source's row intersects the package's area; others leave it. A source row whose
-unique value a pending local row holds waits for a later sync (the package keeps the copy
-it had, unless a row that came down took that copy's value).
+when the source's row intersects the package's area; others leave it. A source row (or a
+settled row's merged result) whose unique value a pending local row holds waits for a later
+sync (the package keeps the copy it had, unless a row that came down took that copy's value).
+A settled row written without a download that meets a mere copy of the source's holding its
+value brings that copy again from the source (it leaves when the source's row is gone).
 """
 
 from dataclasses import dataclass, field
@@ -176,14 +178,22 @@ def sync(source, package, direction, policy, geometry_column, unique_columns=())
     # changed stay as they were; with it, every row not pending comes from the source.
     still_pending = set(pending) - set(settled)
     held = {k: new_package.rows[k] for k in still_pending if k in new_package.rows}
+    waiting = []
     for key in settled:
         new_package.base.pop(key, None)
-        new_package.rows.pop(key, None)
-        if settled[key] is not None and intersects(settled[key], package.area, geometry_column) \
-                and not clashes(held, key, settled[key], unique_columns):
-            new_package.rows[key] = dict(settled[key])
+        old = new_package.rows.pop(key, None)
+        result = settled[key]
+        if result is None or not intersects(result, package.area, geometry_column):
+            continue
+        if clashes(held, key, result, unique_columns):
+            # A pending local row holds the merged row's unique value: it waits, keeping its copy.
+            if old is not None:
+                new_package.rows[key] = old
+                waiting.append(key)
+            continue
+        new_package.rows[key] = dict(result)
+        refresh_copies_in_the_way(new_package, key, result, new_source, set(pending), geometry_column, unique_columns)
     if down:
-        waiting = []
         for key in set(new_package.rows) | set(new_source):
             if key in still_pending or key in settled:
                 continue
@@ -196,9 +206,24 @@ def sync(source, package, direction, policy, geometry_column, unique_columns=())
                 new_package.rows[key] = dict(row)
             else:
                 new_package.rows.pop(key, None)
-        # A row that waits keeps the copy it had, unless a row that came down took its value.
-        for key in waiting:
-            old = new_package.rows.get(key)
-            if old is not None and clashes(new_package.rows, key, old, unique_columns):
-                del new_package.rows[key]
+    # A row that waits keeps the copy it had, unless a row that came down took its value.
+    for key in waiting:
+        old = new_package.rows.get(key)
+        if old is not None and clashes(new_package.rows, key, old, unique_columns):
+            del new_package.rows[key]
     return (2 if refused else 0), new_source, new_package
+
+
+def refresh_copies_in_the_way(package, key, result, source, pending, geometry_column, unique_columns):
+    """After a settled row is written without download: a row that is only a copy of the
+    source's (no pending change) and holds one of its unique values is stale, and is brought
+    again from the source (or leaves, when the source's row is gone, outside the area, or
+    itself in the way of another)."""
+    for other, row in list(package.rows.items()):
+        if other == key or other in pending or not clashes({key: result}, other, row, unique_columns):
+            continue
+        del package.rows[other]
+        fresh = source.get(other)
+        if fresh is not None and intersects(fresh, package.area, geometry_column) \
+                and not clashes(package.rows, other, fresh, unique_columns):
+            package.rows[other] = dict(fresh)

@@ -121,6 +121,27 @@ class ModelTests(unittest.TestCase):
         code, s, p = self.sync(source, package, policy=model.PACKAGE_WINS)
         self.assertEqual((code, s, list(p.pending())), (2, source, [K]))
 
+    def test_upload_only_settled_row_meets_unique_values_in_the_package(self):
+        K3 = ('t', 'C')
+        # A settled row whose merged value a pending row holds waits, keeping the copy it had.
+        source, package = start(A=row(code='C1'), B=row(code='C2'))
+        source[K] = row(code='C5')                 # the office changed A's code
+        package.write(K, row(code='C1', x=0.25))  # the field moved A
+        package.write(K3, row(code='C5'))         # and inserted a row with the office's new code
+        code, s, p = self.sync(source, package, direction=model.UPLOAD, policy=model.SOURCE_WINS)
+        self.assertEqual((code, s[K], p.rows[K], set(p.pending())), (2, row(code='C5', x=0.25), row(code='C1', x=0.25), {K3}))
+        # A mere copy of the source's row in the way of a settled row comes again from the source.
+        source, package = start(A=row(code='C1'), B=row(code='C2'))
+        source[K2] = row(code='C7')                # the office gave B a new code, then the field
+        package.write(K, row(code='C2'))          # gave A B's old one: the package's B is stale
+        code, s, p = self.sync(source, package, direction=model.UPLOAD)
+        self.assertEqual((code, s[K], p.rows[K], p.rows[K2]), (0, row(code='C2'), row(code='C2'), row(code='C7')))
+        del source[K2]                            # and when the source's B is gone, it leaves
+        package = model.Package('p', AREA, {K: row(code='C1'), K2: row(code='C2')})
+        package.write(K, row(code='C2'))
+        code, s, p = self.sync(source, package, direction=model.UPLOAD)
+        self.assertEqual((code, K2 in p.rows), (0, False))
+
 
 if __name__ == '__main__':
     unittest.main()
