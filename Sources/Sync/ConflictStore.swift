@@ -79,6 +79,7 @@ enum ConflictStore {
     /// earlier open ones are closed except those carrying a decision, kept for the next sync.
     static func record(_ conflicts: [Conflict], syncID: String, applied: Bool, in package: Connection) throws {
         try package.execute(packageDDL)
+        try OwnTables.register(in: package, side: .package)
         try package.execute(applied
             ? "UPDATE pkgbuild_conflicts SET status = 'closed' WHERE status = 'open'"
             : "UPDATE pkgbuild_conflicts SET status = 'closed' WHERE status = 'open' AND decision IS NULL")
@@ -120,6 +121,7 @@ enum ConflictStore {
     static func recordAtSource(_ conflicts: [Conflict], syncID: String, in source: Connection) throws {
         guard !conflicts.isEmpty else { return }
         try source.execute(sourceDDL)
+        try OwnTables.register(in: source, side: .source)
         let insert = try source.prepare("INSERT INTO pkgbuild_sync_conflicts (sync_id, \(valueColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         for conflict in conflicts {
             insert.reset()

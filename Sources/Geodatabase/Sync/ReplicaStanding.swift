@@ -161,6 +161,7 @@ extension SourceGeodatabase {
     public func noteRefusal(replicaID: String, syncID: String?, _ refusal: ReplicaStanding.Refusal) throws {
         try connection.withTransaction(.immediate) {
             for statement in SyncSchema.registryDDL { try connection.execute(statement) }
+            try OwnTables.register(in: connection, side: .source)
             try connection.execute("INSERT INTO pkgbuild_sync_refusals (replica_id, sync_id, reason, message) VALUES (?, ?, ?, ?)",
                                    [.text(replicaID), syncID.map(SQLiteValue.text) ?? .null, .text(refusal.reason.rawValue),
                                     .text(refusal.message)])
