@@ -26,10 +26,10 @@ struct SourceReplicasCommand: Command {
             context.print("No replicas are registered at \(source).")
             return
         }
-        var table = TextTable(columns: [.init("REPLICA"), .init("STATE"), .init("EXTRACTED", alignment: .right),
+        var table = TextTable(columns: [.init("REPLICA"), .init("NAME"), .init("STATE"), .init("EXTRACTED", alignment: .right),
                                         .init("SYNCED", alignment: .right), .init("LAST SYNC"), .init("LAYERS")])
         for r in replicas {
-            table.append([r.id, r.state.rawValue, "\(r.extractionGeneration)", "\(r.syncGeneration)",
+            table.append([r.id, r.name ?? "-", r.state.rawValue, "\(r.extractionGeneration)", "\(r.syncGeneration)",
                           r.lastSyncAt ?? "never", r.layers.joined(separator: ", ")])
         }
         context.write(table.rendered)
