@@ -44,4 +44,60 @@ import TestSupport
             #expect(try sqliteScalar(fixture.source, "SELECT name FROM pkgbuild_replicas WHERE replica_id = '\(id)'") == name)
         }
     }
+
+    @Test func unregisterTakesTheIdAsTypedThePackageOrItsName() throws {
+        let fixture = try Fixture()
+        let denali = try fixture.replicaID(fixture.denali), kodiak = try fixture.replicaID(fixture.kodiak)
+        // By the package directory: the message names it in the way back.
+        let byPackage = CLI.run(["source", "unregister", fixture.source, fixture.denali])
+        #expect(byPackage.exitCode == 0, "\(byPackage.stderr)")
+        #expect(byPackage.stdout.contains("Replica \(denali) (denali.pkg) unregistered from \(fixture.source)")
+                && byPackage.stdout.contains("run 'pkgbuild sync \(fixture.denali) --reattach'"), "\(byPackage.stdout)")
+        #expect(try sqliteScalar(fixture.source, "SELECT count(*) FROM pkgbuild_replicas WHERE replica_id = '\(denali)'") == "0")
+        // Again: already unregistered, said with when and by what.
+        let again = CLI.run(["source", "unregister", fixture.source, fixture.denali])
+        #expect(again.exitCode == 1)
+        #expect(again.stderr.contains("replica \(denali) (denali.pkg) was already unregistered on ")
+                && again.stderr.contains("by pkgbuild source unregister"), "\(again.stderr)")
+        // By its name, as `source replicas` lists it, with or without the .pkg.
+        let byName = CLI.run(["source", "unregister", fixture.source, "kodiak"])
+        #expect(byName.exitCode == 0, "\(byName.stderr)")
+        #expect(byName.stdout.contains("Replica \(kodiak) (kodiak.pkg) unregistered"), "\(byName.stdout)")
+        #expect(byName.stdout.contains("'pkgbuild sync PKG --reattach'"), "\(byName.stdout)")
+    }
+
+    @Test func unregisterTakesAnIdInAnyCaseWithoutBraces() throws {
+        let fixture = try Fixture()
+        let id = try fixture.replicaID(fixture.kodiak)
+        let typed = id.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+        let result = CLI.run(["source", "unregister", fixture.source, typed])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(try sqliteScalar(fixture.source, "SELECT replica_id FROM pkgbuild_retired_replicas") == id)
+    }
+
+    @Test func unregisterRefusesWhatNamesNoSingleReplica() throws {
+        let fixture = try Fixture()
+        let before = try sqliteDump(fixture.source)
+        let unknown = CLI.run(["source", "unregister", fixture.source, "nowhere"])
+        #expect(unknown.exitCode == 1)
+        #expect(unknown.stderr.contains("has no replica 'nowhere'") && unknown.stderr.contains("pkgbuild source replicas"),
+                "\(unknown.stderr)")
+        #expect(try sqliteDump(fixture.source) == before)
+        // Two packages of the same name (in different folders) cannot be told apart by it.
+        let other = fixture.directory.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        let created = CLI.run(["create", "--area=-155,57,-152,58.5", "--features", fixture.source, "-o", other + "/kodiak.pkg"])
+        try #require(created.exitCode == 0, "\(created.stderr)")
+        let beforeAmbiguous = try sqliteDump(fixture.source)
+        let ambiguous = CLI.run(["source", "unregister", fixture.source, "kodiak.pkg"])
+        #expect(ambiguous.exitCode == 1)
+        #expect(ambiguous.stderr.contains("2 replicas are named 'kodiak.pkg'") && ambiguous.stderr.contains("give the id"),
+                "\(ambiguous.stderr)")
+        // A package built without registering.
+        let unregistered = fixture.directory.path("loose.pkg")
+        #expect(CLI.run(["create", "--area=-155,57,-152,58.5", "--features", fixture.source, "--no-register", "-o", unregistered]).exitCode == 0)
+        let loose = CLI.run(["source", "unregister", fixture.source, unregistered])
+        #expect(loose.exitCode == 1 && loose.stderr.contains("built with --no-register"), "\(loose.stderr)")
+        #expect(try sqliteDump(fixture.source) == beforeAmbiguous)
+    }
 }

@@ -36,28 +36,37 @@ struct SourceReplicasCommand: Command {
     }
 }
 
-/// `pkgbuild source unregister SRC ID`: retires a replica; its package can no longer sync.
+/// `pkgbuild source unregister SRC REPLICA`: retires a replica; its package can no longer
+/// sync until `sync --reattach` gives it a new one.
 struct SourceUnregisterCommand: Command {
     static let configuration = CommandConfiguration(
         name: "unregister",
-        abstract: "Retire a replica: its package can no longer sync with the source.",
+        abstract: "Retire a replica: its package can no longer sync with the source until 'sync --reattach'.",
         arguments: [
             SourceCommand.sourceArgument,
-            .positional("id", valueName: "ID", help: "The replica id (see 'pkgbuild source replicas')."),
+            .positional("id", valueName: "REPLICA",
+                        help: "The replica: its id, its package directory, or its NAME (see 'pkgbuild source replicas')."),
         ])
 
     let source: String
-    let id: String
+    let replica: String
 
     init(_ arguments: ParsedArguments) throws {
         source = try arguments.required("source", as: String.self)
-        id = try arguments.required("id", as: String.self)
+        replica = try arguments.required("id", as: String.self)
     }
 
     func run(_ context: CommandContext) throws {
         // A sync or an extraction may hold the write lock for a while; wait for it.
         let geoPackage = try SourceCommand.open(source, busyTimeout: 30)
-        try SourceGeodatabase(connection: geoPackage.connection).unregisterReplica(id: id)
-        context.print("Replica \(id) unregistered from \(source).")
+        let registry = SourceGeodatabase(connection: geoPackage.connection)
+        let (found, package) = try ReplicaReference(given: replica).resolve(at: registry, source: source)
+        try registry.unregisterReplica(id: found.id)
+        let name = found.name.map { " (\($0))" } ?? ""
+        context.print("""
+            Replica \(found.id)\(name) unregistered from \(source): its package can no longer sync.
+            To bring it back, run 'pkgbuild sync \(package ?? "PKG") --reattach': it gets a new replica, and every \
+            difference from the source becomes a conflict to resolve.
+            """)
     }
 }
