@@ -100,4 +100,49 @@ import TestSupport
         #expect(loose.exitCode == 1 && loose.stderr.contains("built with --no-register"), "\(loose.stderr)")
         #expect(try sqliteDump(fixture.source) == beforeAmbiguous)
     }
+
+    /// An unregistered replica is not a dead end: `source replicas` lists it with when and by
+    /// what, and its package's sync is refused pointing to `sync --reattach`, which works.
+    @Test func unregisteredReplicasAreListedWithTheWayBack() throws {
+        let fixture = try Fixture()
+        let denali = try fixture.replicaID(fixture.denali), kodiak = try fixture.replicaID(fixture.kodiak)
+        #expect(CLI.run(["source", "unregister", fixture.source, denali]).exitCode == 0)
+        let retiredAt = try sqliteScalar(fixture.source, "SELECT retired_at FROM pkgbuild_retired_replicas WHERE replica_id = '\(denali)'")
+        #expect(!retiredAt.isEmpty)
+
+        let listed = CLI.run(["source", "replicas", fixture.source])
+        #expect(listed.exitCode == 0, "\(listed.stderr)")
+        let sections = listed.stdout.components(separatedBy: "\nUnregistered replicas")
+        try #require(sections.count == 2, "\(listed.stdout)")
+        #expect(sections[0].contains(kodiak) && !sections[0].contains(denali), "\(listed.stdout)")
+        let row = try #require(sections[1].split(separator: "\n").first { $0.hasPrefix(denali) }, "\(listed.stdout)")
+        #expect(row.contains("denali.pkg") && row.contains(retiredAt) && row.contains("pkgbuild source unregister"), "\(row)")
+        #expect(sections[1].contains("--reattach"), "\(sections[1])")
+
+        let json = CLI.run(["source", "replicas", fixture.source, "--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let entry = try #require(entries.first { $0["id"] as? String == denali }, "\(json.stdout)")
+        #expect(entry["state"] as? String == "unregistered" && entry["retired_at"] as? String == retiredAt
+                && entry["retired_by"] as? String == "pkgbuild source unregister" && entry["name"] as? String == "denali.pkg")
+        #expect(entries.first { $0["id"] as? String == kodiak }?["state"] as? String == "active")
+
+        // The package's next sync is refused, naming the command that brings it back; that command works.
+        let refused = CLI.run(["sync", fixture.denali])
+        #expect(refused.exitCode == 1)
+        #expect(refused.stderr.contains("replica \(denali) was unregistered at the source on \(retiredAt) by pkgbuild source unregister")
+                && refused.stderr.contains("run 'pkgbuild sync \(fixture.denali) --reattach'"), "\(refused.stderr)")
+        let reattached = CLI.run(["sync", fixture.denali, "--reattach"])
+        #expect(reattached.exitCode == 0, "\(reattached.stdout) \(reattached.stderr)")
+        #expect(CLI.run(["source", "replicas", fixture.source]).stdout.contains(try fixture.replicaID(fixture.denali)))
+    }
+
+    @Test func noRegisteredReplicasStillListsTheUnregistered() throws {
+        let fixture = try Fixture()
+        for package in [fixture.denali, fixture.kodiak] {
+            #expect(CLI.run(["source", "unregister", fixture.source, package]).exitCode == 0)
+        }
+        let listed = CLI.run(["source", "replicas", fixture.source])
+        #expect(listed.stdout.hasPrefix("No replicas are registered at \(fixture.source).\n\nUnregistered replicas"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("denali.pkg") && listed.stdout.contains("kodiak.pkg"))
+    }
 }

@@ -1,10 +1,11 @@
 import Geodatabase
 
-/// `pkgbuild source replicas SRC`: the packages registered at a source.
+/// `pkgbuild source replicas SRC`: the packages registered at a source, then those
+/// unregistered, with when, by what and what replaced them.
 struct SourceReplicasCommand: Command {
     static let configuration = CommandConfiguration(
         name: "replicas",
-        abstract: "List the replicas (packages) registered at a source.",
+        abstract: "List the replicas (packages) registered at a source, and those unregistered.",
         arguments: [SourceCommand.sourceArgument, .json("replicas")])
 
     let source: String
@@ -17,13 +18,20 @@ struct SourceReplicasCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let geoPackage = try SourceCommand.openForReading(source)
-        let replicas = try SourceGeodatabase(connection: geoPackage.connection).replicas()
+        let registry = SourceGeodatabase(connection: geoPackage.connection)
+        let replicas = try registry.replicas(), retired = try registry.retiredReplicas()
         if json {
-            context.print(JSONValue.array(replicas.map(\.jsonValue)).prettyPrinted)
+            // One list, the unregistered ones with that state and the keys `source status` gives them.
+            let unregistered = retired.map { r -> JSONValue in
+                guard case .object(let members) = r.jsonValue else { return r.jsonValue }
+                return .object([JSONMember("id", .string(r.id)), JSONMember("state", "unregistered")] + members.filter { $0.key != "id" })
+            }
+            context.print(JSONValue.array(replicas.map(\.jsonValue) + unregistered).prettyPrinted)
             return
         }
         guard !replicas.isEmpty else {
             context.print("No replicas are registered at \(source).")
+            context.write(SourceStatusCommand.retiredText(retired))
             return
         }
         var table = TextTable(columns: [.init("REPLICA"), .init("NAME"), .init("STATE"), .init("EXTRACTED", alignment: .right),
@@ -32,7 +40,7 @@ struct SourceReplicasCommand: Command {
             table.append([r.id, r.name ?? "-", r.state.rawValue, "\(r.extractionGeneration)", "\(r.syncGeneration)",
                           r.lastSyncAt ?? "never", r.layers.joined(separator: ", ")])
         }
-        context.write(table.rendered)
+        context.write(table.rendered + SourceStatusCommand.retiredText(retired))
     }
 }
 
