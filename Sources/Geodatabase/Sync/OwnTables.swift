@@ -35,15 +35,11 @@ public enum OwnTables {
         guard try needsChange(connection, hide: hide) else { return }
         try connection.withTransaction(.immediate) {
             try connection.execute(SyncSchema.extensionsDDL)
-            try connection.execute("""
-                DELETE FROM gpkg_extensions WHERE extension_name = ?1 AND (table_name IS NULL OR \(notOurs("table_name")) \
-                  OR column_name IS NOT NULL OR table_name NOT IN (SELECT name FROM sqlite_master WHERE type = 'table'))
-                """, [.text(SyncSchema.extensionName)])
+            try connection.execute("DELETE FROM gpkg_extensions WHERE \(strayRow)")
             try connection.execute("""
                 INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope)
-                SELECT name, NULL, ?1, ?2, 'write-only' FROM sqlite_master m WHERE \(missingRow)
-                ORDER BY name
-                """, [.text(SyncSchema.extensionName), .text(SyncSchema.extensionDefinition)])
+                SELECT name, NULL, \(ourExtension), ?, 'write-only' FROM sqlite_master m WHERE \(missingRow) ORDER BY name
+                """, [.text(SyncSchema.extensionDefinition)])
             if hide {
                 try connection.execute("""
                     INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope)
@@ -53,14 +49,20 @@ public enum OwnTables {
         }
     }
 
-    /// `name` is not one of our tables. GLOB, not LIKE: `_` is no wildcard there and our
-    /// names are lower case.
-    private static func notOurs(_ column: String) -> String { "\(column) NOT GLOB 'pkgbuild_*'" }
+    private static let ourExtension = SQL.literal(SyncSchema.extensionName)
+
+    /// A row of ours on anything but one of our tables (a user table, a column, the whole
+    /// file, a table since dropped). GLOB, not LIKE: `_` is no wildcard there, and our names
+    /// are lower case.
+    private static let strayRow = """
+        extension_name = \(ourExtension) AND (table_name IS NULL OR table_name NOT GLOB 'pkgbuild_*' \
+        OR column_name IS NOT NULL OR table_name NOT IN (SELECT name FROM sqlite_master WHERE type = 'table'))
+        """
 
     /// For a row `m` of `sqlite_master`: one of our tables without its registration row.
     private static let missingRow = """
         m.type = 'table' AND m.name GLOB 'pkgbuild_*' AND NOT EXISTS (SELECT 1 FROM gpkg_extensions e \
-        WHERE e.extension_name = 'pkgbuild_sync' AND e.table_name = m.name AND e.column_name IS NULL)
+        WHERE e.extension_name = \(ourExtension) AND e.table_name = m.name AND e.column_name IS NULL)
         """
 
     private static let aspatialRow = """
@@ -69,10 +71,7 @@ public enum OwnTables {
 
     private static func needsChange(_ connection: Connection, hide: Bool) throws -> Bool {
         guard try tableExists("gpkg_extensions", in: connection) else { return true }
-        let stray = try connection.scalar("""
-            SELECT 1 FROM gpkg_extensions WHERE extension_name = 'pkgbuild_sync' AND (table_name IS NULL OR \(notOurs("table_name")) \
-              OR column_name IS NOT NULL OR table_name NOT IN (SELECT name FROM sqlite_master WHERE type = 'table')) LIMIT 1
-            """) != nil
+        let stray = try connection.scalar("SELECT 1 FROM gpkg_extensions WHERE \(strayRow) LIMIT 1") != nil
         let missing = try connection.scalar("SELECT 1 FROM sqlite_master m WHERE \(missingRow) LIMIT 1") != nil
         let aspatialMissing = try hide && connection.scalar(aspatialRow) == nil
         return stray || missing || aspatialMissing
@@ -89,7 +88,7 @@ public enum OwnTables {
             return try connection.scalar("""
                 SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'gpkg_%' \
                 AND name NOT LIKE 'vgpkg_%' AND name NOT LIKE 'rtree_%' AND name NOT LIKE 'sqlite_%' \
-                AND \(notOurs("name")) AND lower(name) NOT IN (SELECT lower(table_name) FROM gpkg_contents) LIMIT 1
+                AND name NOT GLOB 'pkgbuild_*' AND lower(name) NOT IN (SELECT lower(table_name) FROM gpkg_contents) LIMIT 1
                 """) == nil
         }
     }
