@@ -137,6 +137,7 @@ public enum Extractor {
                 "created": created,
                 PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue,
             ], layers: zip(prepared.plans, result.layers).map { ($0, $1.cut) })
+            try OwnTables.register(in: writer.database, side: .package)
             let clipped = zip(prepared.plans, result.layers).filter { $1.cut.clipped && tracked.contains($0.name) }.map(\.0.name)
             do { try PackageChangeTracking(connection: writer.database).installClipGuards(tables: clipped) } catch {
                 throw ExtractError(.failure, "cannot install the clipped layers' triggers in the package: \(error)")

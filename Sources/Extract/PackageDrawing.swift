@@ -133,7 +133,7 @@ public enum PackageDrawing {
             let color = colors[index % colors.count]
             let drawn = layer.count > maxFeatures ? " (\(maxFeatures) drawn)" : ""
             legend("\(layer.name): \(layer.count) \(layer.geometryType?.lowercased() ?? "feature")\(layer.count == 1 ? "" : "s")\(drawn)",
-                   color: color, swatch: "<rect x=\"8\" y=\"$Y\" width=\"16\" height=\"10\" transform=\"translate(0,-5)\" fill=\"\(color)\" fill-opacity=\"0.45\" stroke=\"\(color)\" stroke-width=\"1.5\"/>\n")
+                   color: color, swatch: swatch(geometryType: layer.geometryType, color: color))
         }
         let west = WebMercator.lonLat(mercatorX: extent.minX, y: extent.minY)
         let east = WebMercator.lonLat(mercatorX: extent.maxX, y: extent.maxY)
@@ -145,6 +145,15 @@ public enum PackageDrawing {
                    swatch: "<rect x=\"8\" y=\"$Y\" width=\"16\" height=\"10\" transform=\"translate(0,-5)\" fill=\"none\" stroke=\"#3b5f86\"/>\n")
         }
         return svg + "</svg>\n"
+    }
+
+    /// A layer's legend mark, drawn as its features are: a line for lines, a box otherwise.
+    static func swatch(geometryType: String?, color: String) -> String {
+        if geometryType.map({ $0.uppercased().hasSuffix("LINESTRING") }) == true {
+            return "<line x1=\"8\" y1=\"$Y\" x2=\"24\" y2=\"$Y\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+        }
+        return "<rect x=\"8\" y=\"$Y\" width=\"16\" height=\"10\" transform=\"translate(0,-5)\" fill=\"\(color)\" "
+            + "fill-opacity=\"0.45\" stroke=\"\(color)\" stroke-width=\"1.5\"/>\n"
     }
 
     /// `0-5` for consecutive zooms, `3,5,7` otherwise.
@@ -253,7 +262,9 @@ struct SVGCanvas {
         return d
     }
 
-    /// A geometry as SVG elements: circles for points, one path for the rest (holes by even-odd).
+    /// A geometry as SVG elements: circles for points, stroked paths without fill for lines
+    /// (a filled line would paint the polygon its ends enclose), one filled path for the rest
+    /// (holes by even-odd).
     func shape(_ g: Geometry) -> String {
         switch g {
         case .point(let pt):
@@ -262,6 +273,9 @@ struct SVGCanvas {
             return m.points.compactMap(\.coordinate).map(circle).joined()
         case .geometryCollection(let c):
             return c.geometries.map(shape).joined()
+        case .lineString, .multiLineString:
+            let d = path(g)
+            return d.isEmpty ? "" : "<path d=\"\(d)\" fill=\"none\"/>\n"
         default:
             let d = path(g)
             return d.isEmpty ? "" : "<path d=\"\(d)\" fill-rule=\"evenodd\"/>\n"

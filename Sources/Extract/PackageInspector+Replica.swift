@@ -71,8 +71,9 @@ extension PackageInspector {
     /// state (`active`, `pending`) when the package may sync, `resuming` when the source
     /// applied a sync the package has not finished, else why a sync would be refused
     /// (`stale-copy`, `restored-source`, `unregistered`, `unknown-replica`), with a warning.
+    /// - Parameter package: the package's path, for the way out a refusal names.
     static func sourceRegistration(of replicaID: String, values: [String: String], source: PackageManifest.Source,
-                                   warnings: inout [PackageInspection.Warning]) -> String? {
+                                   package: String, warnings: inout [PackageInspection.Warning]) -> String? {
         guard source.kind == "geopackage", FileManager.default.isReadableFile(atPath: source.location),
               let db = try? Connection(path: source.location, mode: .readOnly) else { return nil }
         let registry = SourceGeodatabase(connection: db)
@@ -93,7 +94,7 @@ extension PackageInspector {
             }
             return state
         case .refused(let refusal):
-            warnings.append(.init(.replicaRegistration, "a sync with \(source.location) would be refused: \(refusal.message)"))
+            warnings.append(.init(.replicaRegistration, "a sync with \(source.location) would be refused: \(refusal.message(package: package))"))
             return refusal.reason.rawValue
         }
     }

@@ -69,7 +69,7 @@ public enum PackageInspector {
             checkManifest(manifest, layers: layers, replicaID: replica.id, warnings: &warnings)
             if options.readSource, let id = replica.id {
                 replica.sourceState = sourceRegistration(of: id, values: try PackageMetadata.values(in: db),
-                                                         source: manifest.source, warnings: &warnings)
+                                                         source: manifest.source, package: root.path, warnings: &warnings)
             }
         }
 

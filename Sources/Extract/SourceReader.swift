@@ -351,7 +351,7 @@ final class SourceReader {
         if try exists("gpkg_extensions") {
             let names = (copiedMetadata.map { $0.lowercased() } + Array(inPackage)).map(SQL.literal).joined(separator: ", ")
             try copyRows("gpkg_extensions", where: """
-                lower(table_name) IN (\(names)) AND extension_name != 'gpkg_rtree_index'
+                lower(table_name) IN (\(names)) AND extension_name NOT IN ('gpkg_rtree_index', \(SQL.literal(SyncSchema.extensionName)))
                 """)
         }
     }

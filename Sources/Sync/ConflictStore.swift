@@ -108,6 +108,7 @@ enum ConflictStore {
     /// earlier open ones are closed except those carrying a decision, kept for the next sync.
     static func record(_ conflicts: [Conflict], syncID: String, applied: Bool, in package: Connection) throws {
         try prepare(packageTable, ddl: packageDDL, in: package)
+        try OwnTables.register(in: package, side: .package)
         try package.execute(applied
             ? "UPDATE pkgbuild_conflicts SET status = 'closed' WHERE status = 'open'"
             : "UPDATE pkgbuild_conflicts SET status = 'closed' WHERE status = 'open' AND decision IS NULL")
@@ -150,6 +151,7 @@ enum ConflictStore {
     static func recordAtSource(_ conflicts: [Conflict], syncID: String, in source: Connection) throws {
         guard !conflicts.isEmpty else { return }
         try prepare(sourceTable, ddl: sourceDDL, in: source)
+        try OwnTables.register(in: source, side: .source)
         let insert = try source.prepare("INSERT INTO pkgbuild_sync_conflicts (sync_id, \(valueColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         for conflict in conflicts {
             insert.reset()

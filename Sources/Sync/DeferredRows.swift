@@ -9,6 +9,7 @@
 /// first). If that change is later put back and so never uploaded, nothing else would bring
 /// the source's row: the change log is read from the package's generation on. Every sync that
 /// downloads brings the deferred rows that are no longer pending, and keeps the rest.
+import Geodatabase
 import SQLite
 
 enum DeferredRows {
@@ -30,6 +31,7 @@ enum DeferredRows {
     static func replace(with rows: [(table: String, globalID: String)], in package: Connection) throws {
         if try rows.isEmpty && !ConflictStore.exists(table, in: package) { return }
         try package.execute(ddl)
+        try OwnTables.register(in: package, side: .package)
         try package.execute("DELETE FROM pkgbuild_deferred")
         let insert = try package.prepare("INSERT OR IGNORE INTO pkgbuild_deferred (table_name, globalid) VALUES (?, ?)")
         for row in rows {

@@ -20,7 +20,11 @@ enum NoBaseRows {
     /// Makes the row's change pending with no base: `update` for a row the package holds,
     /// `delete` for one it lacks (in the caller's transaction).
     static func mark(_ globalID: String, of table: SyncTable, as operation: ChangeOperation, in package: Connection) throws {
-        try package.execute(ddl)
+        // Once per package, not per row: a re-attach marks every differing row.
+        if try !ConflictStore.exists(Self.table, in: package) {
+            try package.execute(ddl)
+            try OwnTables.register(in: package, side: .package)
+        }
         try package.execute("INSERT OR REPLACE INTO pkgbuild_edits (table_name, globalid, operation) VALUES (?, ?, ?)",
                             [.text(table.name), .text(globalID), .text(operation.rawValue)])
         // A base of NULLs, not none: the edit triggers keep a base once saved, so a later edit

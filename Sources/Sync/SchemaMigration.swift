@@ -46,6 +46,8 @@ enum SchemaMigration {
             return
         }
         try SourceGeodatabase(connection: source).refreshTriggers()
+        // Sources registered by earlier versions carry our extension on their user tables.
+        try OwnTables.register(in: source, side: .source)
         let tracking = PackageChangeTracking(connection: package)
         try tracking.withoutTracking {
             for addition in additions {

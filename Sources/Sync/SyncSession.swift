@@ -74,7 +74,8 @@ public final class SyncSession {
         } else {
             // Checked before anything is written on either side, and again in the source's
             // write transaction (another copy of the package may sync in between).
-            try Self.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, note: !options.dryRun)
+            try Self.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, package: packageURL.path,
+                                     note: !options.dryRun)
         }
         guard let replica = try sourceGDB.replica(id: state.replicaID) else {
             throw SyncError(.unregistered, "replica \(state.replicaID) is not registered at \(sourcePath)")
@@ -387,7 +388,8 @@ final class SyncRun {
         do {
             return try withRetryOnBusy {
                 try ApplyContext.with(replicaID: state.replicaID, syncID: syncID, on: source) { () throws -> UploadOutcome? in
-                    if try SyncSession.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, note: false) { return nil }
+                    if try SyncSession.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, package: packageURL.path,
+                                                       note: false) { return nil }
                     let outcome = options.direction.uploads ? try upload(changes, syncID: syncID, decisions: decisions) : UploadOutcome()
                     if outcome.stop { throw StoppedOnConflicts(outcome: outcome) }
                     try ConflictStore.recordAtSource(outcome.conflicts, syncID: syncID, in: source)

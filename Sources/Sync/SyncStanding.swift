@@ -6,8 +6,9 @@ extension SyncSession {
     /// copy, a restored source, an unregistered replica), after noting it at the source.
     /// - Returns: whether the sync resumes one the source already applied.
     @discardableResult
+    /// - Parameter package: the package as the user named it, for the way out.
     static func requireStanding(_ state: PackageSyncState, at source: SourceGeodatabase, sourcePath: String,
-                                note: Bool) throws -> Bool {
+                                package: String, note: Bool) throws -> Bool {
         switch try source.standing(of: state.history) {
         case .current: return false
         case .resuming: return true
@@ -15,7 +16,7 @@ extension SyncSession {
             // The note is what lets `source status` show the refusal; a source this user may
             // only read cannot take it, and the refusal stands all the same.
             if note { try? source.noteRefusal(replicaID: state.replicaID, syncID: state.pendingSyncID, refusal) }
-            throw SyncError(refusal.reason.errorKind, "sync refused by \(sourcePath): \(refusal.message)")
+            throw SyncError(refusal.reason.errorKind, "sync refused by \(sourcePath): \(refusal.message(package: package))")
         }
     }
 }

@@ -180,6 +180,11 @@ struct InspectWarningTests {
         #expect((report["replica"] as? [String: Any])?["source_state"] as? String == "unregistered")
         let warning = try fixture.warnings("replica-registration").first ?? ""
         #expect(warning.contains("replica \(id) was unregistered") && warning.contains("--reattach"), "\(warning)")
+        #expect(warning.contains("run 'pkgbuild sync \(fixture.package) --reattach'"), "\(warning)")
+        // In words, with the way out; not "at the source: unregistered".
+        let text = CLI.run(["inspect", fixture.package]).stdout
+        #expect(text.contains("unregistered at the source, which refuses its syncs: run 'pkgbuild sync \(fixture.package) --reattach'")
+                && !text.contains("at the source: unregistered"), "\(text)")
     }
 
     @Test func pendingEditsByOperationAsTheChangeLogHasThem() throws {

@@ -89,7 +89,7 @@ import Testing
         #expect(CLI.run(["source", "unregister", fixture.sourcePath, id]).exitCode == 0)
         let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
         #expect(result.exitCode == 1)
-        #expect(result.stderr.contains("was unregistered at the source") && result.stderr.contains("sync PKG --reattach"),
+        #expect(result.stderr.contains("was unregistered at the source") && result.stderr.contains("run 'pkgbuild sync \(url.path) --reattach'"),
                 "\(result.stderr)")
     }
 

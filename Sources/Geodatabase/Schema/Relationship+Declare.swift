@@ -24,6 +24,7 @@ extension Relationship {
                 throw GeodatabaseError(.invalidArgument, "a relationship needs a non-empty name")
             }
             try connection.execute(SyncSchema.relationshipsDDL)
+            try OwnTables.register(in: connection, side: .source)
             try connection.execute("""
                 INSERT INTO pkgbuild_relationships (name, origin_table, origin_key, destination_table, destination_key,
                   cardinality) VALUES (?1, ?2, ?3, ?4, ?5, ?6)

@@ -75,6 +75,7 @@ public struct PackageChangeTracking {
                 }
                 result.append(table)
             }
+            try OwnTables.register(in: connection, side: .package)
             return result
         }
     }

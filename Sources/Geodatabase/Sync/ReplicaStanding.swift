@@ -58,20 +58,28 @@ public enum ReplicaStanding: Sendable, Hashable {
         }
 
         public var reason: Reason
-        /// What was found, in words, with the way out.
-        public var message: String
+        /// What was found, in words.
+        public var finding: String
+
+        /// What was found, with the way out for a package called PKG (as the source notes it).
+        public var message: String { message(package: "PKG") }
+
+        /// What was found, with the way out naming the package.
+        public func message(package: String) -> String { "\(finding); \(ReplicaStanding.wayOut(package: package))" }
     }
 
     /// The way out of every refusal.
-    public static let wayOut = "run 'pkgbuild sync PKG --reattach' to give the package a new replica at the source's "
-        + "current state: every pending edit and every row where package and source differ becomes a conflict to resolve"
+    public static func wayOut(package: String) -> String {
+        "run 'pkgbuild sync \(package) --reattach' to give the package a new replica at the source's "
+            + "current state: every pending edit and every row where package and source differ becomes a conflict to resolve"
+    }
 
     /// The decision, from what the package and the source hold (see the file's documentation).
     public static func decide(package p: PackageSyncHistory, registered: Bool, retired: RetiredReplica?,
                               newestSyncID h: String?, isRecorded: (String) throws -> Bool,
                               sourceGeneration: Int64) rethrows -> ReplicaStanding {
         func refuse(_ reason: Refusal.Reason, _ what: String) -> ReplicaStanding {
-            .refused(Refusal(reason: reason, message: "\(what); \(wayOut)"))
+            .refused(Refusal(reason: reason, finding: what))
         }
         if p.generation > sourceGeneration {
             return refuse(.restoredSource, "the package reflects source generation \(p.generation) but the source has "
@@ -161,6 +169,7 @@ extension SourceGeodatabase {
     public func noteRefusal(replicaID: String, syncID: String?, _ refusal: ReplicaStanding.Refusal) throws {
         try connection.withTransaction(.immediate) {
             for statement in SyncSchema.registryDDL { try connection.execute(statement) }
+            try OwnTables.register(in: connection, side: .source)
             try connection.execute("INSERT INTO pkgbuild_sync_refusals (replica_id, sync_id, reason, message) VALUES (?, ?, ?, ?)",
                                    [.text(replicaID), syncID.map(SQLiteValue.text) ?? .null, .text(refusal.reason.rawValue),
                                     .text(refusal.message)])

@@ -126,6 +126,7 @@ extension SourceGeodatabase {
         try connection.withTransaction(.immediate) {
             _ = try requireReplica(id: id)
             for statement in SyncSchema.registryDDL { try connection.execute(statement) }
+            try OwnTables.register(in: connection, side: .source)
             try connection.execute("""
                 INSERT OR REPLACE INTO pkgbuild_retired_replicas (replica_id, name, area_wkt, area_crs, layers, options,
                   retired_by, successor_id)

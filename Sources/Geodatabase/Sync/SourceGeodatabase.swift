@@ -136,6 +136,7 @@ public struct SourceGeodatabase {
                 }
                 tables.append(table)
             }
+            try OwnTables.register(in: connection, side: .source)
             return tables
         }
         if try options.useWAL && connection.journalMode != .wal { try connection.setJournalMode(.wal) }

@@ -1,7 +1,7 @@
 /// The tables this project adds to a GeoPackage to make it syncable, all named `pkgbuild_*`,
-/// and registered in `gpkg_extensions` as the community extension `pkgbuild_sync` (one row
-/// per tracked table, on its global id column, scope `write-only`: readers may ignore it,
-/// and GDAL then neither warns nor refuses to write; `validate_gpkg.py` accepts the name).
+/// and registered in `gpkg_extensions` as the community extension `pkgbuild_sync` on those
+/// tables only, never on a user table (see ``OwnTables``: GDAL warns about an extension it
+/// does not know on any table it opens for writing).
 ///
 /// In both a source geodatabase and a package (`data.gpkg`):
 ///
@@ -73,8 +73,8 @@ import SQLite
 public enum SyncSchema {
     /// The `gpkg_extensions.extension_name` of our rows.
     public static let extensionName = "pkgbuild_sync"
-    static let extensionDefinition = "pkgbuild sync: a globalid column, change-tracking triggers "
-        + "(pkgbuild_*) and pkgbuild_* tables; triggers use core SQL only"
+    static let extensionDefinition = "pkgbuild sync: this table belongs to change tracking and replica "
+        + "state; its triggers use core SQL only and need nothing from other writers"
 
     public static let tablesTable = "pkgbuild_tables"
     public static let applyContextTable = "pkgbuild_apply_context"
@@ -174,15 +174,4 @@ public enum SyncSchema {
         extension_name TEXT NOT NULL, definition TEXT NOT NULL, scope TEXT NOT NULL, \
         CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name))
         """
-
-    /// Registers a tracked table's global id column under our extension, once.
-    static func registerExtension(table: String, globalIDColumn: String, in connection: Connection) throws {
-        try connection.execute(extensionsDDL)
-        // The UNIQUE constraint does not stop duplicates when a column is NULL, so check first.
-        try connection.execute("""
-            INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope)
-            SELECT ?1, ?2, ?3, ?4, 'write-only' WHERE NOT EXISTS (SELECT 1 FROM gpkg_extensions
-              WHERE table_name = ?1 AND column_name = ?2 AND extension_name = ?3)
-            """, [.text(table), .text(globalIDColumn), .text(extensionName), .text(extensionDefinition)])
-    }
 }

@@ -1,6 +1,6 @@
 /// A table under change tracking (in a source or a package), and the steps both sides share
 /// to put a table under tracking: find its key, adopt or add its `globalid` column, backfill
-/// and index it, record it in `pkgbuild_tables`, register the extension, and (re)create
+/// and index it, record it in `pkgbuild_tables`, and (re)create
 /// triggers only when their SQL changed, so that doing it twice changes nothing.
 import SQLite
 
@@ -61,8 +61,8 @@ func defaultTrackedTableNames(_ connection: Connection) throws -> [String] {
 }
 
 /// Makes `table` trackable: key found, `globalid` column adopted or added, NULLs backfilled
-/// with fresh ids, uniqueness checked and indexed, recorded in `pkgbuild_tables`, registered
-/// in `gpkg_extensions`. Writes nothing when all of that is already so. The caller has run
+/// with fresh ids, uniqueness checked and indexed, recorded in `pkgbuild_tables` (the callers
+/// register our tables in `gpkg_extensions`, see ``OwnTables``). Writes nothing when all of that is already so. The caller has run
 /// `SyncSchema.commonDDL` (both callers run it with their own side's DDL, once per call).
 /// - Throws: ``GeodatabaseError`` naming the table and column when the table is missing,
 ///   has no usable key, its `globalid` column is not text, or holds duplicate ids.
@@ -127,7 +127,6 @@ func prepareTrackedTable(_ requested: String, in connection: Connection) throws 
         ON CONFLICT (table_name) DO UPDATE SET key_column = ?2, globalid_column = ?3
         WHERE key_column IS NOT ?2 OR globalid_column IS NOT ?3
         """, [.text(name), .text(key), .text(globalID)])
-    try SyncSchema.registerExtension(table: name, globalIDColumn: globalID, in: connection)
     return TrackedTable(name: name, keyColumn: key, globalIDColumn: globalID, columns: fields.map(\.name))
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Extract
+import Geodatabase
 import Geometry
 
 /// `pkgbuild inspect`: what a package holds now, and what is wrong with it.
@@ -84,11 +85,28 @@ struct InspectCommand: Command {
         if let g = r.extractionGeneration { first += ", extracted at generation \(g)" }
         if let g = r.syncGeneration, g != r.extractionGeneration { first += ", synced to generation \(g)" }
         var lines = [first]
-        if let state = r.sourceState { lines.append("at the source: \(state)") }
+        if let state = r.sourceState { lines.append(sourceStandingLine(state, package: i.path)) }
         if let last = r.lastSyncID { lines.append("last sync \(last)\(r.lastSyncAt.map { " at \($0)" } ?? "")") }
         if let pending = r.pendingSyncID { lines.append("sync \(pending) recorded but not finished") }
         if r.openConflicts > 0 { lines.append("conflicts: \(r.openConflicts) open, \(r.unresolvedConflicts) without a decision") }
         return lines
+    }
+
+    /// The replica's standing at the source in plain words; a refused one with the way out
+    /// (the warnings say what the source recorded).
+    static func sourceStandingLine(_ state: String, package: String) -> String {
+        if let reason = ReplicaStanding.Refusal.Reason(rawValue: state) {
+            let what: String
+            switch reason {
+            case .unregistered: what = "unregistered at the source"
+            case .unknownReplica: what = "unknown to the source"
+            case .staleCopy: what = "a stale copy (another copy of the package synced since)"
+            case .restoredSource: what = "ahead of the source (restored from an older backup)"
+            }
+            return "\(what), which refuses its syncs: run 'pkgbuild sync \(package) --reattach' to sync again under a new replica"
+        }
+        if state == "resuming" { return "at the source: a sync the source applied and the next sync finishes" }
+        return "at the source: \(state)"
     }
 
     static func text(_ i: PackageInspection) -> String {

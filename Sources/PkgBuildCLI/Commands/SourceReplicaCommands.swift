@@ -1,10 +1,11 @@
 import Geodatabase
 
-/// `pkgbuild source replicas SRC`: the packages registered at a source.
+/// `pkgbuild source replicas SRC`: the packages registered at a source, then those
+/// unregistered, with when, by what and what replaced them.
 struct SourceReplicasCommand: Command {
     static let configuration = CommandConfiguration(
         name: "replicas",
-        abstract: "List the replicas (packages) registered at a source.",
+        abstract: "List the replicas (packages) registered at a source, and those unregistered.",
         arguments: [SourceCommand.sourceArgument, .json("replicas")])
 
     let source: String
@@ -17,47 +18,63 @@ struct SourceReplicasCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let geoPackage = try SourceCommand.openForReading(source)
-        let replicas = try SourceGeodatabase(connection: geoPackage.connection).replicas()
+        let registry = SourceGeodatabase(connection: geoPackage.connection)
+        let replicas = try registry.replicas(), retired = try registry.retiredReplicas()
         if json {
-            context.print(JSONValue.array(replicas.map(\.jsonValue)).prettyPrinted)
+            // One list, the unregistered ones with that state and the keys `source status` gives them.
+            let unregistered = retired.map { r -> JSONValue in
+                guard case .object(let members) = r.jsonValue else { return r.jsonValue }
+                return .object([JSONMember("id", .string(r.id)), JSONMember("state", "unregistered")] + members.filter { $0.key != "id" })
+            }
+            context.print(JSONValue.array(replicas.map(\.jsonValue) + unregistered).prettyPrinted)
             return
         }
         guard !replicas.isEmpty else {
             context.print("No replicas are registered at \(source).")
+            context.write(SourceStatusCommand.retiredText(retired))
             return
         }
-        var table = TextTable(columns: [.init("REPLICA"), .init("STATE"), .init("EXTRACTED", alignment: .right),
+        var table = TextTable(columns: [.init("REPLICA"), .init("NAME"), .init("STATE"), .init("EXTRACTED", alignment: .right),
                                         .init("SYNCED", alignment: .right), .init("LAST SYNC"), .init("LAYERS")])
         for r in replicas {
-            table.append([r.id, r.state.rawValue, "\(r.extractionGeneration)", "\(r.syncGeneration)",
+            table.append([r.id, r.name ?? "-", r.state.rawValue, "\(r.extractionGeneration)", "\(r.syncGeneration)",
                           r.lastSyncAt ?? "never", r.layers.joined(separator: ", ")])
         }
-        context.write(table.rendered)
+        context.write(table.rendered + SourceStatusCommand.retiredText(retired))
     }
 }
 
-/// `pkgbuild source unregister SRC ID`: retires a replica; its package can no longer sync.
+/// `pkgbuild source unregister SRC REPLICA`: retires a replica; its package can no longer
+/// sync until `sync --reattach` gives it a new one.
 struct SourceUnregisterCommand: Command {
     static let configuration = CommandConfiguration(
         name: "unregister",
-        abstract: "Retire a replica: its package can no longer sync with the source.",
+        abstract: "Retire a replica: its package can no longer sync with the source until 'sync --reattach'.",
         arguments: [
             SourceCommand.sourceArgument,
-            .positional("id", valueName: "ID", help: "The replica id (see 'pkgbuild source replicas')."),
+            .positional("id", valueName: "REPLICA",
+                        help: "The replica: its id, its package directory, or its NAME (see 'pkgbuild source replicas')."),
         ])
 
     let source: String
-    let id: String
+    let replica: String
 
     init(_ arguments: ParsedArguments) throws {
         source = try arguments.required("source", as: String.self)
-        id = try arguments.required("id", as: String.self)
+        replica = try arguments.required("id", as: String.self)
     }
 
     func run(_ context: CommandContext) throws {
         // A sync or an extraction may hold the write lock for a while; wait for it.
         let geoPackage = try SourceCommand.open(source, busyTimeout: 30)
-        try SourceGeodatabase(connection: geoPackage.connection).unregisterReplica(id: id)
-        context.print("Replica \(id) unregistered from \(source).")
+        let registry = SourceGeodatabase(connection: geoPackage.connection)
+        let (found, package) = try ReplicaReference(given: replica).resolve(at: registry, source: source)
+        try registry.unregisterReplica(id: found.id)
+        let name = found.name.map { " (\($0))" } ?? ""
+        context.print("""
+            Replica \(found.id)\(name) unregistered from \(source): its package can no longer sync.
+            To bring it back, run 'pkgbuild sync \(package ?? "PKG") --reattach': it gets a new replica, and every \
+            difference from the source becomes a conflict to resolve.
+            """)
     }
 }

@@ -1,5 +1,6 @@
-/// A plain-text table for human output: a header row, columns padded to their widest cell,
-/// two spaces between columns, no trailing spaces.
+/// A plain-text table for human output: a header row, columns padded to their widest cell
+/// in terminal columns (see `displayWidth`: names in any script line up), two spaces between
+/// columns, no trailing spaces.
 ///
 /// ```swift
 /// var table = TextTable(columns: [.init("LAYER"), .init("FEATURES", alignment: .right)])
@@ -37,12 +38,12 @@ public struct TextTable: Sendable {
     public var rendered: String {
         let allRows = [columns.map(\.header)] + rows
         let widths = columns.indices.map { column in
-            allRows.map { $0[column].count }.max() ?? 0
+            allRows.map { $0[column].displayWidth }.max() ?? 0
         }
         return allRows.map { row in
             let cells = columns.indices.map { column -> String in
                 let cell = row[column]
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                let padding = String(repeating: " ", count: widths[column] - cell.displayWidth)
                 return columns[column].alignment == .right ? padding + cell : cell + padding
             }
             return trimmingTrailingSpaces(cells.joined(separator: "  ")) + "\n"
