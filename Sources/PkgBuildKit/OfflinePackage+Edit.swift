@@ -58,9 +58,10 @@ extension OfflinePackage {
             guard !change.values.isEmpty || change.geometry != nil else {
                 throw PackageError(.invalidArgument, "nothing to change in layer '\(info.name)' \(id): give values or a geometry")
             }
+            // Refused before the values are checked: no fix to them would make it sync.
+            if change.geometry != nil { try refuseIfClipped(info, "a geometry edit", connection: connection) }
             var assignments = try checkedValues(change.values, layer: info, connection: connection)
             if let edit = change.geometry {
-                try refuseIfClipped(info, "a geometry edit", connection: connection)
                 guard let column = info.geometryColumn else {
                     throw PackageError(.invalidArgument, "layer '\(info.name)' is an attribute table: it has no geometry to change")
                 }
@@ -200,6 +201,8 @@ extension OfflinePackage {
     private func deleteRow(of layer: LayerInfo, id: FeatureID, cascade: Bool, visited: inout Set<String>,
                            result: inout DeleteResult, connection: Connection) throws {
         let reader = FeatureReader(layer: layer)
+        // A cascade into a clipped layer is refused in words, not by its trigger.
+        try refuseIfClipped(layer, "a delete", connection: connection)
         let feature = try reader.feature(id, in: connection)
         guard visited.insert("\(layer.name.lowercased())\u{1}\(feature.fid)").inserted else { return }
         let ends = try relationshipEnds(of: layer, fid: feature.fid, connection: connection)

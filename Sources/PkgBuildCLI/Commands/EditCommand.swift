@@ -97,6 +97,10 @@ struct EditCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let package = try OfflinePackage(at: package)
+        // An edit a clipped layer cannot sync is refused before its values are read.
+        if delete { try package.refuseIfClipped(.delete, in: layer) }
+        if add { try package.refuseIfClipped(.insert, in: layer) }
+        if geometry != nil { try package.refuseIfClipped(.geometry, in: layer) }
         var values: [String: FieldValue] = [:]
         for (field, text) in sets { values[field] = try package.value(text, for: field, in: layer) }
         for field in nulls { values[field] = .null }
