@@ -247,6 +247,8 @@ public enum Extractor {
         var relationships: [Relationship]
         var spatialReferenceSystems: [SpatialReferenceInfo]
         var basemap: Basemap?
+        /// Found while preparing, for the result (a CRS that does not cover all the area).
+        var warnings: [String] = []
     }
 
     static func prepare(_ request: ExtractRequest) throws -> Prepared {
@@ -291,7 +293,10 @@ public enum Extractor {
         let lonLatArea = try transformed(into: try crs("EPSG:4326", option: "EPSG:4326"))
         let packageCRS = try request.crs.map { try crs($0, option: "--crs") }
         var packageSRS: SpatialReferenceInfo?
+        var warnings: [String] = []
         if let packageCRS {
+            warnings += try checkAreaOfUse(lonLatArea, of: packageCRS, option: "--crs \(packageCRS.definition)",
+                                           areaText: request.area, geos: context)
             let code = packageCRS.epsgCode
             let definition: String
             do { definition = try packageCRS.wkt() } catch {
@@ -412,7 +417,8 @@ public enum Extractor {
         }
         let basemap = try request.tiles.map { try Basemap.plan($0, area: lonLatArea, isCancelled: { false }) }
         return Prepared(request: request, area: area, lonLatArea: lonLatArea, plans: plans, areas: areas, relationships: relationships,
-                        spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap)
+                        spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap,
+                        warnings: warnings)
     }
 
     static func read(_ prepared: Prepared, send: @escaping (ExtractMessage) -> Bool,
@@ -451,7 +457,7 @@ public enum Extractor {
     }
 
     static func result(_ prepared: Prepared, tally: ExtractTally, replicaID: String?, package: String?) -> Result {
-        var warnings = tally.warnings
+        var warnings = prepared.warnings + tally.warnings
         let layers = prepared.plans.map { plan in
             var cut = plan.cut
             cut.relatedRows = tally.related[plan.name] ?? 0

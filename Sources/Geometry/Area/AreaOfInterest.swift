@@ -143,7 +143,8 @@ public struct AreaOfInterest: Sendable {
         return kept.count == 1 ? .polygon(kept[0]) : .multiPolygon(MultiPolygon(kept))
     }
 
-    static func abbreviated(_ text: String) -> String {
+    /// The text cut to 60 characters, for messages.
+    public static func abbreviated(_ text: String) -> String {
         text.count > 60 ? String(text.prefix(57)) + "..." : text
     }
 }
