@@ -293,7 +293,7 @@ public enum Extractor {
         let lonLatArea = try transformed(into: try crs("EPSG:4326", option: "EPSG:4326"))
         let packageCRS = try request.crs.map { try crs($0, option: "--crs") }
         var packageSRS: SpatialReferenceInfo?
-        var warnings: [String] = []
+        var warnings = area.repairWarning.map { ["--\($0)"] } ?? []
         if let packageCRS {
             warnings += try checkAreaOfUse(lonLatArea, of: packageCRS, option: "--crs \(packageCRS.definition)",
                                            areaText: request.area, geos: context)
