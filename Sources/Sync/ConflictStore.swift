@@ -104,8 +104,10 @@ enum ConflictStore {
         var sql = "UPDATE pkgbuild_conflicts SET decision = ? WHERE status = 'open'"
         var arguments: [SQLiteValue] = [.text(side.rawValue)]
         if let globalID {
-            sql += " AND globalid = ?"
-            arguments.append(.text(globalID))
+            // As people type it: any case, braces optional (GlobalID's one parser).
+            let match = GlobalID.condition("globalid", typed: globalID)
+            sql += " AND " + match.sql
+            arguments.append(.text(match.argument))
         }
         if let column {
             sql += " AND column_name = ? COLLATE NOCASE"
