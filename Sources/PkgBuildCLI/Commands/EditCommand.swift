@@ -26,6 +26,7 @@ struct EditCommand: Command {
             .option("input-crs", valueName: "CRS", help: "The CRS of --move and --geometry.", defaultValue: "EPSG:4326"),
             .flag("delete", help: "Delete the feature. Related rows are kept (and named)."),
             .flag("cascade", help: "With --delete: delete the rows the feature is the origin of, too."),
+            .fullGeometry,
             .json("result"),
         ])
 
@@ -40,6 +41,7 @@ struct EditCommand: Command {
     let delete: Bool
     let cascade: Bool
     let json: Bool
+    let fullGeometry: Bool
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package")
@@ -57,6 +59,7 @@ struct EditCommand: Command {
         delete = arguments.flag("delete")
         cascade = arguments.flag("cascade")
         json = arguments.flag("json")
+        fullGeometry = arguments.flag("full-geometry")
         let move: CoordinateArgument? = try arguments.value("move")
         let geometryText: String? = try arguments.value("geometry")
         if move != nil && geometryText != nil { throw UsageError("give --move or --geometry, not both") }
@@ -113,7 +116,8 @@ struct EditCommand: Command {
             }
             report(context, verb: "Deleted", result.deleted,
                    extra: [JSONMember("kept_related", .array(result.keptRelated.map {
-                       FeatureOutput.json($0.feature, extra: [JSONMember("relationship", .string($0.relationship))])
+                       FeatureOutput.json($0.feature, extra: [JSONMember("relationship", .string($0.relationship))],
+                                          fullGeometry: fullGeometry)
                    })), JSONMember("removed_links", .int(result.removedLinks))])
             return
         }
@@ -139,7 +143,7 @@ struct EditCommand: Command {
     private func report(_ context: CommandContext, verb: String, _ features: [Feature], extra: [JSONMember] = []) {
         if json {
             context.print(JSONValue.object([JSONMember("action", .string(verb.lowercased())),
-                                            JSONMember("features", .array(features.map { FeatureOutput.json($0) }))] + extra)
+                                            JSONMember("features", .array(features.map { FeatureOutput.json($0, fullGeometry: fullGeometry) }))] + extra)
                 .prettyPrinted)
             return
         }
@@ -147,7 +151,9 @@ struct EditCommand: Command {
             context.print("\(verb) \(FeatureOutput.name(feature))")
             if verb != "Deleted" {
                 for attribute in feature.attributes { context.print("  \(attribute.name) = \(FeatureOutput.text(attribute.value))") }
-                if let geometry = feature.geometry { context.print("  geometry = \(geometry.wkt)") }
+                if let geometry = feature.geometry {
+                    context.print("  geometry = \(FeatureOutput.geometryText(geometry, full: fullGeometry))")
+                }
             }
         }
     }

@@ -30,15 +30,16 @@ extension Tolerance: ExpressibleByArgument {
 
 /// Output shared by `identify`, `related` and `edit`.
 enum FeatureOutput {
-    /// A feature as a JSON object: layer, fid, globalid, attributes, geometry (WKT, layer CRS).
-    static func json(_ feature: Feature, extra: [JSONMember] = []) -> JSONValue {
+    /// A feature as a JSON object: layer, fid, globalid, attributes, geometry (summarised, or
+    /// with its WKT when `fullGeometry`; in the layer's CRS).
+    static func json(_ feature: Feature, extra: [JSONMember] = [], fullGeometry: Bool = false) -> JSONValue {
         var members = extra + [
             JSONMember("layer", .string(feature.layer)),
             JSONMember("fid", .int(feature.fid)),
             JSONMember("globalid", .string(feature.globalID)),
             JSONMember("attributes", .object(feature.attributes.map { JSONMember($0.name, json($0.value)) })),
         ]
-        if let geometry = feature.geometry { members.append(JSONMember("geometry", .string(geometry.wkt))) }
+        if let geometry = feature.geometry { members.append(JSONMember("geometry", geometryJSON(geometry, full: fullGeometry))) }
         return .object(members)
     }
 
