@@ -10,7 +10,7 @@ import SQLite
 
 /// A new geometry for a feature.
 public enum GeometryEdit: Sendable, Hashable {
-    /// Put a point feature at this position.
+    /// Put a point feature at this position; a point keeps its own Z and M unless this one has them.
     case move(to: Coordinate)
     /// Replace the geometry with this one.
     case replace(Geometry)
@@ -187,10 +187,14 @@ extension OfflinePackage {
         case .replace(let geometry):
             return geometry
         case .move(let to):
-            if case .multiPoint(let multi)? = current.geometry, multi.points.count == 1 {
-                return .multiPoint(MultiPoint([Point(to)]))
+            // A point moved keeps its Z and M unless the move gives them: a well stays at its depth.
+            func moved(_ old: Point) -> Point {
+                Point(Coordinate(x: to.x, y: to.y, z: to.z ?? old.coordinate?.z, m: to.m ?? old.coordinate?.m))
             }
-            if case .point? = current.geometry { return .point(Point(to)) }
+            if case .multiPoint(let multi)? = current.geometry, multi.points.count == 1 {
+                return .multiPoint(MultiPoint([moved(multi.points[0])]))
+            }
+            if case .point(let old)? = current.geometry { return .point(moved(old)) }
             if current.geometry == nil && column.geometryTypeName.uppercased() == "POINT" { return .point(Point(to)) }
             let kind = current.geometry?.type.name ?? column.geometryTypeName
             throw PackageError(.invalidArgument,

@@ -19,9 +19,9 @@ struct EditCommand: Command {
             .option("layer", valueName: "NAME", help: "The layer.", isRequired: true),
             .option("id", valueName: "ID", help: "The feature: its globalid (any case, braces optional) or fid."),
             .flag("add", help: "Add a new feature (with --set and --geometry) instead of changing one."),
-            .repeatingOption("set", valueName: "FIELD=VALUE", help: "Set a field."),
+            .repeatingOption("set", valueName: "FIELD=VALUE", help: "Set a field. A BLOB takes x'HEX' or @FILE (the file's bytes)."),
             .repeatingOption("null", valueName: "FIELD", help: "Clear a field to NULL."),
-            .option("move", valueName: "X,Y", help: "Move a point feature here, in --input-crs."),
+            .option("move", valueName: "X,Y[,Z]", help: "Move a point feature here, in --input-crs; without Z it keeps its own."),
             .option("geometry", valueName: "WKT|@FILE.geojson", help: "Replace the geometry, in --input-crs."),
             .option("input-crs", valueName: "CRS", help: "The CRS of --move and --geometry.", defaultValue: "EPSG:4326"),
             .flag("delete", help: "Delete the feature. Related rows are kept (and named)."),
@@ -60,7 +60,7 @@ struct EditCommand: Command {
         cascade = arguments.flag("cascade")
         json = arguments.flag("json")
         fullGeometry = arguments.flag("full-geometry")
-        let move: CoordinateArgument? = try arguments.value("move")
+        let move: PositionArgument? = try arguments.value("move")
         let geometryText: String? = try arguments.value("geometry")
         if move != nil && geometryText != nil { throw UsageError("give --move or --geometry, not both") }
         if let move {

@@ -18,10 +18,15 @@ extension FeatureOutput {
         return .object(members)
     }
 
-    /// The WKT when `full`, else ``Geometry/summary``.
+    /// The WKT when `full` or when it is no longer than a summary would be (a point), else
+    /// ``Geometry/summary``.
     static func geometryText(_ geometry: Geometry, full: Bool) -> String {
-        full ? geometry.wkt : geometry.summary
+        let wkt = geometry.wkt
+        return full || wkt.count <= shortWKT ? wkt : geometry.summary
     }
+
+    /// WKT up to this length is shown as it is in text output.
+    static let shortWKT = 100
 }
 
 extension ArgumentDefinition {
