@@ -71,6 +71,19 @@ import Testing
         #expect(other.exitCode == 1 && other.stderr.contains("has no open conflict of row"), "\(other.stderr)")
     }
 
+    /// `source unregister` takes the replica id as typed, too; the registry keeps the id as stored.
+    @Test func unregisterTakesTheReplicaIDAsTyped() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let id = try PackageSyncState.read(fixture.openPackage(url).connection).replicaID
+        let typed = String(id.dropFirst().dropLast()).lowercased()
+        let result = CLI.run(["source", "unregister", fixture.sourcePath, typed])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let source = try fixture.openSource().connection
+        #expect(try source.scalar("SELECT count(*) FROM pkgbuild_replicas") == 0)
+        #expect(try source.scalar("SELECT replica_id FROM pkgbuild_retired_replicas") == .text(id))
+    }
+
     @Test func dryRunChangesNothing() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage()
