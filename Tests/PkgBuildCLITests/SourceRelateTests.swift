@@ -120,4 +120,18 @@ import TestSupport
                                   "--cardinality", "many-to-many"])
         #expect(manyToMany.exitCode == 0, "\(manyToMany.stderr)")
     }
+
+    /// An untyped key column is judged by the values it holds.
+    @Test(arguments: [("'DENA'", true), ("42", false)])
+    func anUntypedKeyIsJudgedByItsValues(value: String, accepted: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let source = try demoWithoutRelationship(directory)
+        let setup = "CREATE TABLE notes (fid INTEGER PRIMARY KEY, park);\nINSERT INTO notes (park) VALUES (\(value))"
+        #expect(try pythonSQLite(source, setup).status == 0)
+        let result = CLI.run(["source", "relate", source, "--origin", "parks.unit_code", "--destination", "notes.park"])
+        #expect((result.exitCode == 0) == accepted, "\(result.stderr)")
+        if !accepted {
+            #expect(result.stderr.contains("parks.unit_code is TEXT (text) and notes.park is untyped (number)"), "\(result.stderr)")
+        }
+    }
 }

@@ -36,14 +36,13 @@ extension Relationship {
             return ["\(origin.name) is related to itself: the origin and destination keys are the same column"]
         }
         var problems: [String] = []
-        let kinds = try [origin, destination].map { KeyKind(declaredType: $0.field.declaredType,
-                                                            isGeometry: try isGeometryColumn($0, connection)) }
+        let kinds = try [origin, destination].map { try keyKind($0, connection) }
         for (end, kind) in zip([origin, destination], kinds) where kind == .geometry {
             problems.append("\(end.name) is a geometry column and cannot be a key")
         }
-        if problems.isEmpty && kinds[0] != kinds[1] {
-            problems.append("\(origin.name) is \(typeName(origin)) (\(kinds[0].rawValue)) and \(destination.name) is "
-                + "\(typeName(destination)) (\(kinds[1].rawValue)): their values never compare equal")
+        if problems.isEmpty, let first = kinds[0], let second = kinds[1], first != second {
+            problems.append("\(origin.name) is \(typeName(origin)) (\(first.rawValue)) and \(destination.name) is "
+                + "\(typeName(destination)) (\(second.rawValue)): their values never compare equal")
         }
         guard problems.isEmpty else { return problems }
         if cardinality != .manyToMany, let repeats = try repeatedKeys(origin, connection) {
@@ -78,6 +77,22 @@ extension Relationship {
         let shown = rows.map { "\($0[0].stringValue ?? "?") in \($0[1].int64Value ?? 0) rows" }.joined(separator: ", ")
         let more = Int(first[2].int64Value ?? 0) - rows.count
         return more > 0 ? "\(shown) and \(more) more values" : shown
+    }
+
+    /// The key's kind by its declaration; for an untyped column (which stores values as they
+    /// come), by the one kind its values have, or nil when they are mixed or there are none.
+    private static func keyKind(_ end: RelationshipEnd, _ connection: Connection) throws -> KeyKind? {
+        let declared = KeyKind(declaredType: end.field.declaredType, isGeometry: try isGeometryColumn(end, connection))
+        guard end.field.declaredType.isEmpty else { return declared }
+        let (table, key) = (SQL.identifier(end.table), SQL.identifier(end.field.name))
+        let stored = try connection.query("SELECT DISTINCT typeof(\(key)) FROM \(table) WHERE \(key) IS NOT NULL LIMIT 2")
+            .compactMap { $0[0].stringValue }
+        switch stored {
+        case ["integer"], ["real"]: return .number
+        case ["text"]: return .text
+        case ["blob"]: return .blob
+        default: return nil
+        }
     }
 
     private static func isGeometryColumn(_ end: RelationshipEnd, _ connection: Connection) throws -> Bool {
