@@ -415,6 +415,9 @@ public enum Extractor {
                                    sourceCRSDefinition: layerCRSDefinitions[layer.name],
                                    packageCRSDefinition: reprojected ? request.crs : nil))
         }
+        if request.crs == nil {
+            warnings += try layerAreaOfUseWarnings(plans, lonLatArea: lonLatArea, areaText: request.area, proj: proj, geos: context)
+        }
         let basemap = try request.tiles.map { try Basemap.plan($0, area: lonLatArea, isCancelled: { false }) }
         return Prepared(request: request, area: area, lonLatArea: lonLatArea, plans: plans, areas: areas, relationships: relationships,
                         spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap,

@@ -54,4 +54,35 @@ import Testing
             #expect(r.stderr.contains("geometry edits there will be refused"), "\(r.stderr)")
         }
     }
+
+    /// A layer that keeps its source's CRS is the source's choice: a warning, never a refusal.
+    @Test(arguments: ["create", "estimate"])
+    func aLayerWhoseCRSDoesNotCoverTheAreaIsAWarning(command: String) throws {
+        let dir = try TemporaryDirectory()
+        let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
+        let added = try runProcess("/usr/bin/python3", ["-c", """
+            import sys
+            from osgeo import ogr, osr
+            ds = ogr.Open(sys.argv[1], 1)
+            srs = osr.SpatialReference()
+            srs.ImportFromEPSG(2263)
+            layer = ds.CreateLayer('hydrants', srs, ogr.wkbPoint, ['GEOMETRY_NAME=geom', 'FID=fid'])
+            f = ogr.Feature(layer.GetLayerDefn())
+            f.SetGeometry(ogr.CreateGeometryFromWkt('POINT (1000000 200000)'))
+            layer.CreateFeature(f)
+            ds = None
+            """, source])
+        try #require(added.status == 0, "\(added.stderr)")
+        var argv = [command, Self.area, "--features", source, "--no-register"]
+        if command == "create" { argv += ["-o", dir.path("a.pkg")] } else { argv.removeLast() }
+        let r = CLI.run(argv)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let use = try projinfoAreaOfUse("EPSG:2263")
+        let expected = "layer hydrants keeps its CRS EPSG:2263 (NAD83 / New York Long Island (ftUS)) and the area lies wholly "
+            + "outside its area of use (its area of use is longitude \(use.west) to \(use.east), latitude \(use.south) to \(use.north); "
+            + "the area -153.5,60.8,-147.5,64.3 spans longitude -153.5 to -147.5, latitude 60.8 to 64.3); geometry edits and "
+            + "inserts there will be refused (--crs reprojects the layers)"
+        #expect(r.stderr.contains(expected), "\(r.stderr)")
+        #expect(!r.stderr.contains("layer parks") && !r.stderr.contains("layer airports"), "\(r.stderr)")
+    }
 }
