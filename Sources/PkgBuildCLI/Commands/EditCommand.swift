@@ -12,7 +12,9 @@ struct EditCommand: Command {
             Values are typed by their column and checked against NOT NULL and the layer's data \
             column constraints. Geometries are given in --input-crs and reprojected into the \
             layer's CRS; they must be valid, of the layer's type, and inside the area of use of \
-            both CRSs. Nothing is written unless every check passes.
+            both CRSs. Nothing is written unless every check passes. In a layer clipped at \
+            build time only attributes can be edited: a geometry edit, an insert or a delete \
+            is refused, since it could not sync.
             """,
         arguments: [
             .package,
