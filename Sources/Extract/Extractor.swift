@@ -248,6 +248,8 @@ public enum Extractor {
         var relationships: [Relationship]
         var spatialReferenceSystems: [SpatialReferenceInfo]
         var basemap: Basemap?
+        /// Found while preparing, for the result (a CRS that does not cover all the area).
+        var warnings: [String] = []
     }
 
     static func prepare(_ request: ExtractRequest) throws -> Prepared {
@@ -292,7 +294,10 @@ public enum Extractor {
         let lonLatArea = try transformed(into: try crs("EPSG:4326", option: "EPSG:4326"))
         let packageCRS = try request.crs.map { try crs($0, option: "--crs") }
         var packageSRS: SpatialReferenceInfo?
+        var warnings = area.repairWarning.map { ["--\($0)"] } ?? []
         if let packageCRS {
+            warnings += try checkAreaOfUse(lonLatArea, of: packageCRS, option: "--crs \(packageCRS.definition)",
+                                           areaText: request.area, geos: context)
             let code = packageCRS.epsgCode
             let definition: String
             do { definition = try packageCRS.wkt() } catch {
@@ -411,9 +416,13 @@ public enum Extractor {
                                    sourceCRSDefinition: layerCRSDefinitions[layer.name],
                                    packageCRSDefinition: reprojected ? request.crs : nil))
         }
+        if request.crs == nil {
+            warnings += try layerAreaOfUseWarnings(plans, lonLatArea: lonLatArea, areaText: request.area, proj: proj, geos: context)
+        }
         let basemap = try request.tiles.map { try Basemap.plan($0, area: lonLatArea, isCancelled: { false }) }
         return Prepared(request: request, area: area, lonLatArea: lonLatArea, plans: plans, areas: areas, relationships: relationships,
-                        spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap)
+                        spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap,
+                        warnings: warnings)
     }
 
     static func read(_ prepared: Prepared, send: @escaping (ExtractMessage) -> Bool,
@@ -452,7 +461,7 @@ public enum Extractor {
     }
 
     static func result(_ prepared: Prepared, tally: ExtractTally, replicaID: String?, package: String?) -> Result {
-        var warnings = tally.warnings
+        var warnings = prepared.warnings + tally.warnings
         let layers = prepared.plans.map { plan in
             var cut = plan.cut
             cut.relatedRows = tally.related[plan.name] ?? 0

@@ -83,8 +83,6 @@ public enum FeatureID: Sendable, Hashable, CustomStringConvertible {
     /// The UUID's 32 hex digits and 4 dashes, upper case, without braces: the form two
     /// spellings of one globalid share.
     static func normalized(_ globalID: String) -> String {
-        var body = Substring(globalID.trimmingCharacters(in: .whitespaces))
-        if body.hasPrefix("{") && body.hasSuffix("}") { body = body.dropFirst().dropLast() }
-        return body.uppercased()
+        GlobalID.normalized(globalID) ?? globalID.uppercased()
     }
 }

@@ -64,7 +64,8 @@ struct FeatureReader {
                 throw PackageError(.unknownFeature, "layer '\(layer.name)' has no globalid column; name its rows by fid")
             }
             // Stored ids keep whatever form they were adopted in; compare the bare UUID.
-            return ("upper(trim(t.\(SQL.identifier(g)), '{}')) = ?", .text(FeatureID.normalized(text)))
+            let match = GlobalID.condition("t.\(SQL.identifier(g))", typed: text)
+            return (match.sql, .text(match.argument))
         }
     }
 

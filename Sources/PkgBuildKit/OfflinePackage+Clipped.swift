@@ -4,7 +4,21 @@
 import Geodatabase
 import SQLite
 
+/// An edit a clipped layer refuses (its attribute edits sync, these cannot).
+public enum ClippedLayerEdit: String, Sendable, Hashable {
+    case geometry = "a geometry edit"
+    case insert = "an insert"
+    case delete = "a delete"
+}
+
 extension OfflinePackage {
+    /// Throws `invalidArgument` with the reason when `layer` was clipped at build time, so a
+    /// caller can refuse the edit before it reads or checks any of its values.
+    /// - Throws: ``PackageError``: `unknownLayer`, `invalidArgument`.
+    public func refuseIfClipped(_ edit: ClippedLayerEdit, in layer: String) throws(PackageError) {
+        try locked { connection in try refuseIfClipped(try self.layer(named: layer), edit.rawValue, connection: connection) }
+    }
+
     /// Throws `invalidArgument` with the reason when `layer` was clipped at build time.
     /// - Parameter what: the edit, as a phrase ("a geometry edit", "an insert", "a delete").
     func refuseIfClipped(_ layer: LayerInfo, _ what: String, connection: Connection) throws {

@@ -10,7 +10,7 @@ import SQLite
 
 /// A new geometry for a feature.
 public enum GeometryEdit: Sendable, Hashable {
-    /// Put a point feature at this position.
+    /// Put a point feature at this position; a point keeps its own Z and M unless this one has them.
     case move(to: Coordinate)
     /// Replace the geometry with this one.
     case replace(Geometry)
@@ -58,9 +58,10 @@ extension OfflinePackage {
             guard !change.values.isEmpty || change.geometry != nil else {
                 throw PackageError(.invalidArgument, "nothing to change in layer '\(info.name)' \(id): give values or a geometry")
             }
+            // Refused before the values are checked: no fix to them would make it sync.
+            if change.geometry != nil { try refuseIfClipped(info, "a geometry edit", connection: connection) }
             var assignments = try checkedValues(change.values, layer: info, connection: connection)
             if let edit = change.geometry {
-                try refuseIfClipped(info, "a geometry edit", connection: connection)
                 guard let column = info.geometryColumn else {
                     throw PackageError(.invalidArgument, "layer '\(info.name)' is an attribute table: it has no geometry to change")
                 }
@@ -186,10 +187,14 @@ extension OfflinePackage {
         case .replace(let geometry):
             return geometry
         case .move(let to):
-            if case .multiPoint(let multi)? = current.geometry, multi.points.count == 1 {
-                return .multiPoint(MultiPoint([Point(to)]))
+            // A point moved keeps its Z and M unless the move gives them: a well stays at its depth.
+            func moved(_ old: Point) -> Point {
+                Point(Coordinate(x: to.x, y: to.y, z: to.z ?? old.coordinate?.z, m: to.m ?? old.coordinate?.m))
             }
-            if case .point? = current.geometry { return .point(Point(to)) }
+            if case .multiPoint(let multi)? = current.geometry, multi.points.count == 1 {
+                return .multiPoint(MultiPoint([moved(multi.points[0])]))
+            }
+            if case .point(let old)? = current.geometry { return .point(moved(old)) }
             if current.geometry == nil && column.geometryTypeName.uppercased() == "POINT" { return .point(Point(to)) }
             let kind = current.geometry?.type.name ?? column.geometryTypeName
             throw PackageError(.invalidArgument,
@@ -200,6 +205,8 @@ extension OfflinePackage {
     private func deleteRow(of layer: LayerInfo, id: FeatureID, cascade: Bool, visited: inout Set<String>,
                            result: inout DeleteResult, connection: Connection) throws {
         let reader = FeatureReader(layer: layer)
+        // A cascade into a clipped layer is refused in words, not by its trigger.
+        try refuseIfClipped(layer, "a delete", connection: connection)
         let feature = try reader.feature(id, in: connection)
         guard visited.insert("\(layer.name.lowercased())\u{1}\(feature.fid)").inserted else { return }
         let ends = try relationshipEnds(of: layer, fid: feature.fid, connection: connection)

@@ -29,7 +29,8 @@ struct ValueChecker {
         return field
     }
 
-    /// Text typed by the column: `42` for an INTEGER, `2.5` for a REAL, `true` for a BOOLEAN.
+    /// Text typed by the column: `42` for an INTEGER, `2.5` for a REAL, `true` for a BOOLEAN,
+    /// `x'89504E47'` or `@photo.jpg` for a BLOB.
     /// - Throws: ``PackageError`` (`wrongType`) naming the field, its type and the text.
     func parse(_ text: String, for field: FieldInfo) throws -> FieldValue {
         let type = ColumnType(declared: field.declaredType)
@@ -48,7 +49,7 @@ struct ValueChecker {
             guard let value = Double(trimmed), value.isFinite else { throw wrongType(field, type, "'\(text)' is not a number") }
             return .real(value)
         case .blob:
-            throw wrongType(field, type, "a BLOB cannot be given as text")
+            return try parseBlob(text, for: field)
         case .text, .date, .dateTime, .any:
             return .text(text)
         }
@@ -149,7 +150,7 @@ struct ValueChecker {
         }
     }
 
-    private func wrongType(_ field: FieldInfo, _ type: ColumnType, _ detail: String) -> PackageError {
+    func wrongType(_ field: FieldInfo, _ type: ColumnType, _ detail: String) -> PackageError {
         PackageError(.wrongType, "'\(field.name)' of layer '\(layer.name)' is \(type.name): \(detail)")
     }
 

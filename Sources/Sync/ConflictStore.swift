@@ -60,8 +60,9 @@ enum ConflictStore {
             ? valueColumns : valueColumns.replacingOccurrences(of: ", other_rows", with: ", NULL AS other_rows")
     }
 
-    /// The SQL condition that an open conflict holds back the row `?` (its own, or an exchange's other).
-    private static let holdsRow = "(globalid = ? OR instr(' ' || ifnull(other_rows, '') || ' ', ' ' || ? || ' ') > 0)"
+    /// The SQL condition that `other_rows` lists the row `?` (a normalized globalid).
+    private static let otherRowsHold =
+        "instr(' ' || upper(replace(replace(ifnull(other_rows, ''), '{', ''), '}', '')) || ' ', ' ' || ? || ' ') > 0"
 
     // MARK: Package
 
@@ -135,8 +136,11 @@ enum ConflictStore {
         var arguments: [SQLiteValue] = [.text(side.rawValue)]
         if let globalID {
             try prepare(packageTable, ddl: packageDDL, in: package)
-            sql += " AND \(holdsRow)"
-            arguments += [.text(globalID), .text(globalID)]
+            // As people type it: any case, braces optional (GlobalID's one parser); the row's
+            // own conflict, or an exchange that holds it back.
+            let match = GlobalID.condition("globalid", typed: globalID)
+            sql += " AND (\(match.sql) OR \(otherRowsHold))"
+            arguments += [.text(match.argument), .text(GlobalID.normalized(globalID) ?? globalID)]
         }
         if let column {
             sql += " AND column_name = ? COLLATE NOCASE"

@@ -44,7 +44,10 @@ public enum PackageConflicts {
     /// - Throws: ``SyncError`` (`invalidArgument`) naming each such conflict and the way out.
     private static func refuseUnwinnable(globalID: String?, in package: Connection) throws {
         let blocked = try ConflictStore.open(in: package).map(\.conflict)
-            .filter { !$0.kind.isWinnable && (globalID.map($0.rows.contains) ?? true) }
+            .filter { conflict in
+                !conflict.kind.isWinnable
+                    && (globalID.map { typed in conflict.rows.contains { GlobalID.matches($0, typed: typed) } } ?? true)
+            }
         guard !blocked.isEmpty else { return }
         let rows = blocked.map { "\($0.table) \($0.globalID): \($0.message ?? $0.kind.rawValue)" }.joined(separator: "\n  ")
         throw SyncError(.invalidArgument, """

@@ -73,4 +73,65 @@ import TestSupport
         #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: pkgbuild source relate"))
         #expect(try sqliteScalar(source, "SELECT count(*) FROM pkgbuild_relationships") == "0")
     }
+
+    /// A destination table whose key may repeat (park_visitors' unit_code is UNIQUE).
+    static let inspections = "CREATE TABLE inspections (fid INTEGER PRIMARY KEY, unit_code TEXT);\nINSERT INTO inspections (unit_code) VALUES "
+
+    /// What the data breaks is refused, every problem named, nothing written.
+    @Test(arguments: [
+        ("", "parks.unit_code", "parks.unit_code", "one-to-many",
+         "parks.unit_code is related to itself: the origin and destination keys are the same column"),
+        ("", "parks.unit_code", "park_visitors.survey_year", "one-to-many",
+         "parks.unit_code is TEXT (text) and park_visitors.survey_year is INTEGER (number): their values never compare equal"),
+        ("", "parks.geom", "park_visitors.unit_code", "one-to-many", "parks.geom is a geometry column and cannot be a key"),
+        (Self.inspections + "('DENA'), ('DENA'), ('LACL'), ('LACL'), ('LACL')",
+         "parks.unit_code", "inspections.unit_code", "one-to-one",
+         "inspections.unit_code repeats ('LACL' in 3 rows, 'DENA' in 2 rows), so an origin row would have several destination rows: one-to-one allows one"),
+        ("UPDATE parks SET unit_code = 'DENA' WHERE unit_code IN ('LACL', 'KATM')",
+         "parks.unit_code", "park_visitors.unit_code", "one-to-many",
+         "parks.unit_code repeats ('DENA' in 3 rows), so a destination row would belong to several origin rows: one-to-many needs a unique origin key"),
+    ])
+    func whatTheDataBreaksIsRefused(setup: String, origin: String, destination: String, cardinality: String,
+                                    message: String) throws {
+        let directory = try TemporaryDirectory()
+        let source = try demoWithoutRelationship(directory)
+        if !setup.isEmpty { #expect(try pythonSQLite(source, setup).status == 0) }
+        let dump = try sqliteDump(source)
+        let result = CLI.run(["source", "relate", source, "--origin", origin, "--destination", destination,
+                              "--cardinality", cardinality])
+        #expect(result.exitCode == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: \(source): \(origin) -> \(destination) (\(cardinality)) is refused: "), "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(try sqliteDump(source) == dump)
+    }
+
+    /// Repeats the cardinality allows are accepted; destination rows that match nothing are a warning.
+    @Test func allowedRepeatsPassAndUnmatchedRowsAreAWarning() throws {
+        let directory = try TemporaryDirectory()
+        let source = try demoWithoutRelationship(directory)
+        #expect(try pythonSQLite(source, Self.inspections + "('DENA'), ('DENA'), ('ZZZZ'), (NULL)").status == 0)
+        let oneToMany = CLI.run(["source", "relate", source, "--origin", "parks.unit_code", "--destination", "inspections.unit_code", "--json"])
+        #expect(oneToMany.exitCode == 0, "\(oneToMany.stderr)")
+        #expect(oneToMany.stderr.contains("1 row of inspections has a unit_code that no parks row has: they relate to nothing"),
+                "\(oneToMany.stderr)")
+        #expect(try parseJSONObject(oneToMany.stdout)["unmatched_destination_rows"] as? Int == 1)
+        #expect(try pythonSQLite(source, "UPDATE parks SET unit_code = 'DENA' WHERE unit_code = 'LACL'").status == 0)
+        let manyToMany = CLI.run(["source", "relate", source, "--origin", "parks.unit_code", "--destination", "inspections.unit_code",
+                                  "--cardinality", "many-to-many"])
+        #expect(manyToMany.exitCode == 0, "\(manyToMany.stderr)")
+    }
+
+    /// An untyped key column is judged by the values it holds.
+    @Test(arguments: [("'DENA'", true), ("42", false)])
+    func anUntypedKeyIsJudgedByItsValues(value: String, accepted: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let source = try demoWithoutRelationship(directory)
+        let setup = "CREATE TABLE notes (fid INTEGER PRIMARY KEY, park);\nINSERT INTO notes (park) VALUES (\(value))"
+        #expect(try pythonSQLite(source, setup).status == 0)
+        let result = CLI.run(["source", "relate", source, "--origin", "parks.unit_code", "--destination", "notes.park"])
+        #expect((result.exitCode == 0) == accepted, "\(result.stderr)")
+        if !accepted {
+            #expect(result.stderr.contains("parks.unit_code is TEXT (text) and notes.park is untyped (number)"), "\(result.stderr)")
+        }
+    }
 }

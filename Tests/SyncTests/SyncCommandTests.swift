@@ -49,6 +49,41 @@ import Testing
         #expect(CLI.run(["conflicts", url.path]).stdout.contains("No open conflicts"))
     }
 
+    /// `resolve --id` takes a globalid as `edit` and `related` do: any case, braces optional.
+    @Test(arguments: ["lower case", "no braces", "lower case, no braces", "spaces around"])
+    func resolveTakesTheGlobalIDAsTyped(spelling: String) throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let package = try fixture.openPackage(url).connection
+        try package.execute("UPDATE airports SET type = 'pkg' WHERE name = 'Kodiak'")
+        try fixture.openSource().connection.execute("UPDATE airports SET type = 'office' WHERE name = 'Kodiak'")
+        let id = try #require(try package.scalar("SELECT globalid FROM airports WHERE name = 'Kodiak'")?.stringValue)
+        #expect(CLI.run(["sync", url.path, "--source", fixture.sourcePath]).exitCode == 2)
+        let bare = String(id.dropFirst().dropLast())
+        let typed = ["lower case": id.lowercased(), "no braces": bare, "lower case, no braces": bare.lowercased(),
+                     "spaces around": " \(id) "][spelling] ?? id
+        let resolved = CLI.run(["resolve", url.path, "--id", typed, "--take", "package"])
+        #expect(resolved.exitCode == 0, "\(typed): \(resolved.stderr)")
+        #expect(resolved.stdout == "1 conflict will take the package's value at the next sync.\n", "\(resolved.stdout)")
+        #expect(try package.scalar("SELECT decision FROM pkgbuild_conflicts WHERE globalid = ?", [.text(id)]) == "package")
+        // Another row's id still matches nothing.
+        let other = CLI.run(["resolve", url.path, "--id", "{00000000-0000-4000-8000-000000000000}", "--take", "package"])
+        #expect(other.exitCode == 1 && other.stderr.contains("has no open conflict of row"), "\(other.stderr)")
+    }
+
+    /// `source unregister` takes the replica id as typed, too; the registry keeps the id as stored.
+    @Test func unregisterTakesTheReplicaIDAsTyped() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let id = try PackageSyncState.read(fixture.openPackage(url).connection).replicaID
+        let typed = String(id.dropFirst().dropLast()).lowercased()
+        let result = CLI.run(["source", "unregister", fixture.sourcePath, typed])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let source = try fixture.openSource().connection
+        #expect(try source.scalar("SELECT count(*) FROM pkgbuild_replicas") == 0)
+        #expect(try source.scalar("SELECT replica_id FROM pkgbuild_retired_replicas") == .text(id))
+    }
+
     @Test func dryRunChangesNothing() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage()

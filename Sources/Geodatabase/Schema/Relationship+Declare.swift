@@ -6,19 +6,30 @@ import SQLite
 
 extension Relationship {
     /// Declares (or redeclares, replacing the definition of the same name) a key-based
-    /// relationship, after checking that both tables and both columns exist.
+    /// relationship, after checking that both tables and both columns exist, that the keys are
+    /// two columns of one kind (never a column related to itself, a TEXT key to an INTEGER
+    /// one, or a geometry), and that the data keeps the cardinality (a unique origin key
+    /// unless many-to-many, a unique destination key for one-to-one).
     /// - Parameters:
     ///   - name: defaults to `<origin>_<destination>`.
     /// - Returns: the relationship as stored (table and column names as the schema spells them).
     /// - Throws: ``GeodatabaseError``: `unknownTable` / `unknownColumn` naming what is missing,
-    ///   `invalidArgument` for an empty name.
+    ///   `invalidArgument` for an empty name or naming every problem the checks found.
     @discardableResult
     public static func declare(originTable: String, originKey: String, destinationTable: String,
                                destinationKey: String, cardinality: Cardinality = .oneToMany,
                                name: String? = nil, in connection: Connection) throws -> Relationship {
         try connection.withTransaction(.immediate) {
-            let (origin, originColumn) = try resolve(originTable, originKey, connection)
-            let (destination, destinationColumn) = try resolve(destinationTable, destinationKey, connection)
+            let originEnd = try resolve(originTable, originKey, connection)
+            let destinationEnd = try resolve(destinationTable, destinationKey, connection)
+            let (origin, originColumn) = (originEnd.table, originEnd.field.name)
+            let (destination, destinationColumn) = (destinationEnd.table, destinationEnd.field.name)
+            let problems = try problems(origin: originEnd, destination: destinationEnd, cardinality: cardinality,
+                                        in: connection)
+            guard problems.isEmpty else {
+                throw GeodatabaseError(.invalidArgument, "\(connection.path): \(originEnd.name) -> \(destinationEnd.name) "
+                    + "(\(cardinality.rawValue)) is refused: " + problems.joined(separator: "; "))
+            }
             let relationshipName = name ?? "\(origin)_\(destination)"
             guard !relationshipName.isEmpty else {
                 throw GeodatabaseError(.invalidArgument, "a relationship needs a non-empty name")
@@ -54,7 +65,7 @@ extension Relationship {
     }
 
     private static func resolve(_ table: String, _ column: String,
-                                _ connection: Connection) throws -> (String, String) {
+                                _ connection: Connection) throws -> RelationshipEnd {
         guard let tableName = try canonicalTableName(table, in: connection) else {
             throw GeodatabaseError(.unknownTable, "\(connection.path): no table named '\(table)'")
         }
@@ -62,6 +73,6 @@ extension Relationship {
             .first(where: { $0.name.lowercased() == column.lowercased() }) else {
             throw GeodatabaseError(.unknownColumn, "\(connection.path): table '\(tableName)' has no column '\(column)'")
         }
-        return (tableName, field.name)
+        return RelationshipEnd(table: tableName, field: field)
     }
 }

@@ -25,9 +25,36 @@ public enum GlobalID {
 
     /// True when `text` is a UUID in the module's format or in the plain 36-character form,
     /// any letter case (adopted columns may hold either).
-    public static func isWellFormed(_ text: String) -> Bool {
-        var body = Substring(text)
+    public static func isWellFormed(_ text: String) -> Bool { normalized(text) != nil }
+
+    /// The form every spelling of one globalid shares, as people type them (`{8a3b...}`,
+    /// `8A3B...`, with spaces around): the UUID's 32 hex digits and 4 dashes in upper case,
+    /// without braces. Nil for text that is not a UUID. The one parser of typed globalids:
+    /// compare the result with ``normalizedSQL(_:)`` of a stored column.
+    public static func normalized(_ text: String) -> String? {
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
         if body.hasPrefix("{") && body.hasSuffix("}") { body = body.dropFirst().dropLast() }
-        return UUID(uuidString: String(body)) != nil
+        return UUID(uuidString: String(body)).map { _ in body.uppercased() }
+    }
+
+    /// SQL for the normalized form of a stored globalid (`column` is already quoted): stored
+    /// ids keep whatever form they were adopted in.
+    public static func normalizedSQL(_ column: String) -> String { "upper(trim(\(column), '{}'))" }
+
+    /// Whether a stored globalid is the one `typed` names: the same UUID however each is
+    /// spelt, or, for an adopted id that is no UUID, the same text.
+    public static func matches(_ stored: String, typed: String) -> Bool {
+        guard let given = normalized(typed) else { return stored == typed }
+        var body = Substring(stored)
+        while body.first == "{" { body = body.dropFirst() }
+        while body.last == "}" { body = body.dropLast() }
+        return body.uppercased() == given
+    }
+
+    /// The SQL condition (one `?`) and its argument selecting the rows of `column` (quoted)
+    /// whose globalid `typed` names, as ``matches(_:typed:)`` decides.
+    public static func condition(_ column: String, typed: String) -> (sql: String, argument: String) {
+        guard let given = normalized(typed) else { return ("\(column) = ?", typed) }
+        return ("\(normalizedSQL(column)) = ?", given)
     }
 }

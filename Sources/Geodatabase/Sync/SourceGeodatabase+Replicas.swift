@@ -124,7 +124,7 @@ extension SourceGeodatabase {
     public func unregisterReplica(id: String, by retiredBy: String = "pkgbuild source unregister",
                                   successor: String? = nil) throws {
         try connection.withTransaction(.immediate) {
-            _ = try requireReplica(id: id)
+            let id = try requireReplica(id: storedReplicaID(typed: id) ?? id).id
             for statement in SyncSchema.registryDDL { try connection.execute(statement) }
             try OwnTables.register(in: connection, side: .source)
             try connection.execute("""
@@ -159,6 +159,13 @@ extension SourceGeodatabase {
                   last_sync_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE replica_id = ?1
                 """, [.text(replicaID), .integer(generation), .text(syncID)])
         }
+    }
+
+    /// The registered replica id that `typed` names as people type ids (any case, braces
+    /// optional: the one parser of globalids), for commands; sync matches its package's id exactly.
+    func storedReplicaID(typed: String) throws -> String? {
+        let match = GlobalID.condition("replica_id", typed: typed)
+        return try connection.scalar("SELECT replica_id FROM pkgbuild_replicas WHERE \(match.sql)", [.text(match.argument)])?.stringValue
     }
 
     func requireReplica(id: String) throws -> Replica {

@@ -14,6 +14,9 @@ public struct AreaOfInterest: Sendable {
     /// For a box: the box, or for one crossing the antimeridian (west > east, EPSG:4326) its
     /// two halves, west to east of the line; nil for polygons.
     public let boxes: [Envelope]?
+    /// What was wrong with each polygon given that had to be made valid (GEOS's reason and
+    /// place, `Self-intersection at (5, 5)`); empty when the area was valid as given.
+    public let repairs: [String]
 
     /// Whether the area is in EPSG:4326 (x = longitude), where boxes need no transform.
     public var isLonLat: Bool { AreaOfInterest.isLonLat(crs) }
@@ -28,6 +31,7 @@ public struct AreaOfInterest: Sendable {
     public init(parsing text: String, crs: String = "EPSG:4326", context: GEOSContext) throws {
         self.text = text
         self.crs = crs
+        var repairs: [String] = []
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("@") {
             let path = String(trimmed.dropFirst())
@@ -38,7 +42,7 @@ public struct AreaOfInterest: Sendable {
             do { parts = try GeoJSON.geometries(in: data) } catch let e as GeometryError {
                 throw GeometryError(e.kind, "area file \(path): \(e.message)")
             }
-            geometry = try AreaOfInterest.polygonal(parts, named: "area file \(path)", context: context)
+            geometry = try AreaOfInterest.polygonal(parts, named: "area file \(path)", context: context, repairs: &repairs)
             boxes = nil
         } else if let numbers = AreaOfInterest.boxNumbers(trimmed) {
             let boxes = try AreaOfInterest.boxes(numbers, crs: crs, text: trimmed)
@@ -50,9 +54,20 @@ public struct AreaOfInterest: Sendable {
             do { parsed = try Geometry(wkt: trimmed) } catch let e as GeometryError {
                 throw GeometryError(e.kind, "area \(AreaOfInterest.abbreviated(trimmed)): not a box (minx,miny,maxx,maxy), WKT, nor @file.geojson: \(e.message)")
             }
-            geometry = try AreaOfInterest.polygonal([parsed], named: "area \(AreaOfInterest.abbreviated(trimmed))", context: context)
+            geometry = try AreaOfInterest.polygonal([parsed], named: "area \(AreaOfInterest.abbreviated(trimmed))", context: context,
+                                                    repairs: &repairs)
             boxes = nil
         }
+        self.repairs = repairs
+    }
+
+    /// A warning saying what was repaired and what the area became, or nil when it was valid.
+    public var repairWarning: String? {
+        guard !repairs.isEmpty else { return nil }
+        let wkt = geometry.wkt
+        let shown = wkt.count > 200 ? String(wkt.prefix(197)) + "..." : wkt
+        return "area \(AreaOfInterest.abbreviated(text)) is not a valid polygon (\(repairs.joined(separator: "; "))); "
+            + "it was repaired and is taken as \(geometry.summary) in \(crs): \(shown)"
     }
 
     /// The area's bounding box in its own CRS; for an antimeridian box, west > east.
@@ -120,6 +135,13 @@ public struct AreaOfInterest: Sendable {
 
     /// The union of the polygonal parts, made valid; anything else is an error.
     static func polygonal(_ parts: [Geometry], named name: String, context: GEOSContext) throws -> Geometry {
+        var repairs: [String] = []
+        return try polygonal(parts, named: name, context: context, repairs: &repairs)
+    }
+
+    /// The same, telling in `repairs` why each polygon that had to be made valid was not.
+    static func polygonal(_ parts: [Geometry], named name: String, context: GEOSContext,
+                          repairs: inout [String]) throws -> Geometry {
         var polygons: [Polygon] = []
         func collect(_ g: Geometry) throws {
             switch g {
@@ -135,7 +157,9 @@ public struct AreaOfInterest: Sendable {
         var valid: [Geometry] = []
         for p in polygons {
             let g = Geometry.polygon(p)
-            valid.append(try context.validity(g).isValid ? g : context.makeValid(g))
+            let validity = try context.validity(g)
+            if !validity.isValid { repairs.append(validity.reason ?? "invalid polygon") }
+            valid.append(validity.isValid ? g : try context.makeValid(g))
         }
         let union = valid.count == 1 ? valid[0] : try context.unaryUnion(valid)
         let kept = union.polygonParts
@@ -143,7 +167,8 @@ public struct AreaOfInterest: Sendable {
         return kept.count == 1 ? .polygon(kept[0]) : .multiPolygon(MultiPolygon(kept))
     }
 
-    static func abbreviated(_ text: String) -> String {
+    /// The text cut to 60 characters, for messages.
+    public static func abbreviated(_ text: String) -> String {
         text.count > 60 ? String(text.prefix(57)) + "..." : text
     }
 }

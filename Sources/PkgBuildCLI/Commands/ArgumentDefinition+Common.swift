@@ -9,7 +9,7 @@ extension ArgumentDefinition {
     static let area = ArgumentDefinition.option(
         "area", valueName: "BBOX|WKT|@FILE.geojson",
         help: "The area of interest: minx,miny,maxx,maxy (west > east crosses the antimeridian), WKT "
-            + "polygons, or a GeoJSON file whose polygons are united.",
+            + "polygons, or a GeoJSON file whose polygons are united. An invalid polygon is made valid, with a warning.",
         isRequired: true)
 
     /// `--area-crs`, the CRS `--area` is given in.

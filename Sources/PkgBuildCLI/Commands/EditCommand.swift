@@ -12,20 +12,23 @@ struct EditCommand: Command {
             Values are typed by their column and checked against NOT NULL and the layer's data \
             column constraints. Geometries are given in --input-crs and reprojected into the \
             layer's CRS; they must be valid, of the layer's type, and inside the area of use of \
-            both CRSs. Nothing is written unless every check passes.
+            both CRSs. Nothing is written unless every check passes. In a layer clipped at \
+            build time only attributes can be edited: a geometry edit, an insert or a delete \
+            is refused, since it could not sync.
             """,
         arguments: [
             .package,
             .option("layer", valueName: "NAME", help: "The layer.", isRequired: true),
             .option("id", valueName: "ID", help: "The feature: its globalid (any case, braces optional) or fid."),
             .flag("add", help: "Add a new feature (with --set and --geometry) instead of changing one."),
-            .repeatingOption("set", valueName: "FIELD=VALUE", help: "Set a field."),
+            .repeatingOption("set", valueName: "FIELD=VALUE", help: "Set a field. A BLOB takes x'HEX' or @FILE (the file's bytes)."),
             .repeatingOption("null", valueName: "FIELD", help: "Clear a field to NULL."),
-            .option("move", valueName: "X,Y", help: "Move a point feature here, in --input-crs."),
+            .option("move", valueName: "X,Y[,Z]", help: "Move a point feature here, in --input-crs; without Z it keeps its own."),
             .option("geometry", valueName: "WKT|@FILE.geojson", help: "Replace the geometry, in --input-crs."),
             .option("input-crs", valueName: "CRS", help: "The CRS of --move and --geometry.", defaultValue: "EPSG:4326"),
             .flag("delete", help: "Delete the feature. Related rows are kept (and named)."),
             .flag("cascade", help: "With --delete: delete the rows the feature is the origin of, too."),
+            .fullGeometry,
             .json("result"),
         ])
 
@@ -40,6 +43,7 @@ struct EditCommand: Command {
     let delete: Bool
     let cascade: Bool
     let json: Bool
+    let fullGeometry: Bool
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package")
@@ -57,7 +61,8 @@ struct EditCommand: Command {
         delete = arguments.flag("delete")
         cascade = arguments.flag("cascade")
         json = arguments.flag("json")
-        let move: CoordinateArgument? = try arguments.value("move")
+        fullGeometry = arguments.flag("full-geometry")
+        let move: PositionArgument? = try arguments.value("move")
         let geometryText: String? = try arguments.value("geometry")
         if move != nil && geometryText != nil { throw UsageError("give --move or --geometry, not both") }
         if let move {
@@ -97,6 +102,10 @@ struct EditCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let package = try OfflinePackage(at: package)
+        // An edit a clipped layer cannot sync is refused before its values are read.
+        if delete { try package.refuseIfClipped(.delete, in: layer) }
+        if add { try package.refuseIfClipped(.insert, in: layer) }
+        if geometry != nil { try package.refuseIfClipped(.geometry, in: layer) }
         var values: [String: FieldValue] = [:]
         for (field, text) in sets { values[field] = try package.value(text, for: field, in: layer) }
         for field in nulls { values[field] = .null }
@@ -109,7 +118,8 @@ struct EditCommand: Command {
             }
             report(context, verb: "Deleted", result.deleted,
                    extra: [JSONMember("kept_related", .array(result.keptRelated.map {
-                       FeatureOutput.json($0.feature, extra: [JSONMember("relationship", .string($0.relationship))])
+                       FeatureOutput.json($0.feature, extra: [JSONMember("relationship", .string($0.relationship))],
+                                          fullGeometry: fullGeometry)
                    })), JSONMember("removed_links", .int(result.removedLinks))])
             return
         }
@@ -135,7 +145,7 @@ struct EditCommand: Command {
     private func report(_ context: CommandContext, verb: String, _ features: [Feature], extra: [JSONMember] = []) {
         if json {
             context.print(JSONValue.object([JSONMember("action", .string(verb.lowercased())),
-                                            JSONMember("features", .array(features.map { FeatureOutput.json($0) }))] + extra)
+                                            JSONMember("features", .array(features.map { FeatureOutput.json($0, fullGeometry: fullGeometry) }))] + extra)
                 .prettyPrinted)
             return
         }
@@ -143,7 +153,9 @@ struct EditCommand: Command {
             context.print("\(verb) \(FeatureOutput.name(feature))")
             if verb != "Deleted" {
                 for attribute in feature.attributes { context.print("  \(attribute.name) = \(FeatureOutput.text(attribute.value))") }
-                if let geometry = feature.geometry { context.print("  geometry = \(geometry.wkt)") }
+                if let geometry = feature.geometry {
+                    context.print("  geometry = \(FeatureOutput.geometryText(geometry, full: fullGeometry))")
+                }
             }
         }
     }

@@ -14,7 +14,7 @@ enum ExtractOptions {
         .repeatingOption("schema-only", valueName: "LAYER", help: "Copy LAYER's schema without rows."),
         .flag("no-related", help: "Do not bring rows related to the area's rows."),
         .flag("skip-invalid", help: "Skip (and count) features whose geometry cannot be read, instead of failing."),
-        .option("crs", valueName: "CRS", help: "Reproject every layer into CRS (EPSG:n, WKT or PROJ)."),
+        .option("crs", valueName: "CRS", help: "Reproject every layer into CRS (EPSG:n, WKT or PROJ); refused when the area lies outside its area of use."),
         .option("tiles", valueName: "FILE.mbtiles|URL",
                 help: "The basemap: an MBTiles file, or an XYZ/TMS URL template with {z}, {x}, {y} or {-y}."),
         .option("zoom", valueName: "MIN-MAX", help: "Zoom levels of the basemap, such as 0-12, or one zoom (needed with --tiles)."),

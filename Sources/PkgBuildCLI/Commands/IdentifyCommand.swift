@@ -18,6 +18,7 @@ struct IdentifyCommand: Command {
                     help: "How far a feature may be: a ground distance (25m, 0.5km) or pixels at a zoom (5px@z12).",
                     defaultValue: "10m"),
             .repeatingOption("layer", valueName: "NAME", help: "Look only in this layer."),
+            .fullGeometry,
             .json("features"),
         ])
 
@@ -27,6 +28,7 @@ struct IdentifyCommand: Command {
     let tolerance: Tolerance
     let layers: [String]
     let json: Bool
+    let fullGeometry: Bool
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package")
@@ -35,6 +37,7 @@ struct IdentifyCommand: Command {
         tolerance = try arguments.required("tolerance")
         layers = try arguments.values("layer")
         json = arguments.flag("json")
+        fullGeometry = arguments.flag("full-geometry")
     }
 
     func run(_ context: CommandContext) throws {
@@ -42,7 +45,8 @@ struct IdentifyCommand: Command {
         let hits = try package.identify(at: at.coordinate, crs: inputCRS, tolerance: tolerance,
                                         layers: layers.isEmpty ? nil : layers)
         if json {
-            let items = hits.map { FeatureOutput.json($0.feature, extra: [JSONMember("distance_m", .number($0.distance))]) }
+            let items = hits.map { FeatureOutput.json($0.feature, extra: [JSONMember("distance_m", .number($0.distance))],
+                                                 fullGeometry: fullGeometry) }
             context.print(JSONValue.array(items).prettyPrinted)
             return
         }

@@ -10,6 +10,7 @@ struct RelatedCommand: Command {
             .option("layer", valueName: "NAME", help: "The feature's layer.", isRequired: true),
             .option("id", valueName: "ID", help: "The feature: its globalid (any case, braces optional) or fid.",
                     isRequired: true),
+            .fullGeometry,
             .json("rows"),
         ])
 
@@ -17,12 +18,14 @@ struct RelatedCommand: Command {
     let layer: String
     let id: FeatureID
     let json: Bool
+    let fullGeometry: Bool
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package")
         layer = try arguments.required("layer")
         id = try arguments.required("id")
         json = arguments.flag("json")
+        fullGeometry = arguments.flag("full-geometry")
     }
 
     func run(_ context: CommandContext) throws {
@@ -32,7 +35,8 @@ struct RelatedCommand: Command {
             let items = related.map {
                 FeatureOutput.json($0.feature, extra: [JSONMember("relationship", .string($0.relationship)),
                                                        JSONMember("cardinality", .string($0.cardinality.rawValue)),
-                                                       JSONMember("direction", .string($0.direction.rawValue))])
+                                                       JSONMember("direction", .string($0.direction.rawValue))],
+                                  fullGeometry: fullGeometry)
             }
             context.print(JSONValue.array(items).prettyPrinted)
             return

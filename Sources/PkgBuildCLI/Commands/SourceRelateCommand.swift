@@ -9,7 +9,11 @@ public struct SourceRelateCommand: Command {
         discussion: """
             A destination row belongs to the origin rows whose key equals its foreign key, as \
             ArcGIS relationship classes work: parks.unit_code -> park_visitors.unit_code. \
-            Declaring a relationship again under the same name replaces its definition.
+            Declaring a relationship again under the same name replaces its definition. \
+            It is refused when the data breaks it: a column related to itself, keys of \
+            different kinds (TEXT against INTEGER) or a geometry key, an origin key that \
+            repeats (unless many-to-many), a destination key that repeats (one-to-one). \
+            Destination rows whose key matches no origin row are a warning.
             """,
         arguments: [
             SourceCommand.sourceArgument,
@@ -51,11 +55,18 @@ public struct SourceRelateCommand: Command {
             destinationTable: destination.table, destinationKey: destination.column,
             cardinality: cardinality, name: name, in: connection)
         let changed = connection.totalChanges != changesBefore
+        let unmatched = try relationship.unmatchedDestinationRows(in: connection)
+        if unmatched > 0 {
+            context.warn("\(unmatched) row\(unmatched == 1 ? "" : "s") of \(relationship.destinationTable) "
+                + "\(unmatched == 1 ? "has" : "have") a \(relationship.destinationKey) that no "
+                + "\(relationship.originTable) row has: they relate to nothing")
+        }
 
         if json {
             var object = relationship.jsonValue
             if case .object(var members) = object {
                 members.append(JSONMember("changed", .bool(changed)))
+                members.append(JSONMember("unmatched_destination_rows", .int(unmatched)))
                 object = .object(members)
             }
             context.print(object.prettyPrinted)

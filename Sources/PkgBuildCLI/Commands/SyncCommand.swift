@@ -90,7 +90,7 @@ struct ResolveCommand: Command {
         arguments: [
             .package,
             .flag("all", help: "Every open conflict."),
-            .option("id", valueName: "GLOBALID", help: "The conflicts of one row."),
+            .option("id", valueName: "GLOBALID", help: "The conflicts of one row: its globalid (any case, braces optional)."),
             .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),
             .option("take", valueName: "package|source", help: "The side whose value wins.", isRequired: true),
         ])

@@ -93,6 +93,7 @@ public struct TilesCommand: Command {
         } catch let error as GeometryError {
             throw UsageError("--area: \(error.message)")
         }
+        if let repaired = parsedArea.repairWarning { context.warn("--\(repaired)") }
         let coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
                                         isCancelled: { context.isCancelled })
         let total = coverage.totalCount
