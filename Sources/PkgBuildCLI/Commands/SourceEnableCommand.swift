@@ -22,7 +22,8 @@ public struct SourceEnableCommand: Command {
         arguments: [
             SourceCommand.sourceArgument,
             .repeatingOption("table", valueName: "NAME", help: "A table to track. (default: every feature and attribute table)"),
-            .flag("no-wal", help: "Keep the file's journal mode instead of switching to WAL."),
+            .flagPair("wal", defaultValue: true,
+                      help: "Switch the file to WAL journal mode; --no-wal keeps the file's own."),
             .json("result"),
         ])
 
@@ -37,7 +38,7 @@ public struct SourceEnableCommand: Command {
         if let empty = tables.first(where: { $0.isEmpty }) {
             throw UsageError("The value '\(empty)' is invalid for '--table <NAME>': expected a table name")
         }
-        useWAL = !arguments.flag("no-wal")
+        useWAL = arguments.flag("wal")
         json = arguments.flag("json")
     }
 

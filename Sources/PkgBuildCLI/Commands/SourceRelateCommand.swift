@@ -17,9 +17,9 @@ public struct SourceRelateCommand: Command {
                     isRequired: true),
             .option("destination", valueName: "TABLE.COLUMN",
                     help: "The destination table and its foreign key column.", isRequired: true),
-            .option("cardinality", valueName: Cardinality.allCases.map(\.rawValue).joined(separator: "|"),
+            .option("cardinality", values: Cardinality.self,
                     help: "How many destination rows an origin row may have, and the other way round.",
-                    defaultValue: Cardinality.oneToMany.rawValue),
+                    defaultValue: .oneToMany),
             .option("name", valueName: "NAME", help: "The relationship's name. (default: ORIGIN_DESTINATION, the two table names)"),
             .json("relationship"),
         ])

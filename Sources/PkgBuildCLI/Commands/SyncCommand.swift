@@ -15,10 +15,10 @@ struct SyncCommand: Command {
         arguments: [
             .package,
             .option("source", valueName: "SRC.gpkg", help: "The source GeoPackage. (default: the one the manifest names)"),
-            .option("direction", valueName: "bidirectional|upload|download", help: "Which way changes travel.",
-                    defaultValue: SyncDirection.bidirectional.rawValue),
-            .option("on-conflict", valueName: "fail|source-wins|package-wins", help: "How conflicts are settled.",
-                    defaultValue: ConflictPolicy.fail.rawValue),
+            .option("direction", values: SyncDirection.self, help: "Which way changes travel.",
+                    defaultValue: .bidirectional),
+            .option("on-conflict", values: ConflictPolicy.self, help: "How conflicts are settled.",
+                    defaultValue: .fail),
             .flag("dry-run", help: "Report what would happen; change nothing on either side."),
             .flag("reattach", help: """
                 Give a stranded package (a stale copy, a restored source, an unregistered replica) a new replica at \
@@ -92,7 +92,7 @@ struct ResolveCommand: Command {
             .flag("all", help: "Every open conflict."),
             .option("id", valueName: "GLOBALID", help: "The conflicts of one row."),
             .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),
-            .option("take", valueName: "package|source", help: "The side whose value wins.", isRequired: true),
+            .option("take", values: ConflictSide.self, help: "The side whose value wins.", isRequired: true),
         ])
 
     let package: String
