@@ -28,7 +28,7 @@ public struct PkgBuild: CommandGroup {
     public static let subcommands: [any Command.Type] = [
         TilesCommand.self, EstimateCommand.self, CreateCommand.self, InspectCommand.self, SourceCommand.self,
         SyncCommand.self, ConflictsCommand.self, ResolveCommand.self, ChangesCommand.self,
-        IdentifyCommand.self, RelatedCommand.self, EditCommand.self, VerifyCommand.self,
+        IdentifyCommand.self, RelatedCommand.self, EditCommand.self, VerifyCommand.self, CompletionCommand.self,
     ]
 
     public static let configuration = CommandConfiguration(

@@ -101,6 +101,15 @@ public struct ArgumentDefinition: Sendable, Hashable {
                            isRequired: isRequired)
     }
 
+    /// A positional whose value is one of a closed set of words (see the option of that kind).
+    public static func positional<T: ExpressibleByArgument & CaseIterable & RawRepresentable>(
+        _ name: String, values type: T.Type, help: String) -> ArgumentDefinition where T.RawValue == String {
+        let values = type.allCases.map(\.rawValue)
+        var definition = positional(name, valueName: values.joined(separator: "|"), help: help)
+        definition.allowedValues = values
+        return definition
+    }
+
     var isPositional: Bool {
         if case .positional = kind { return true }
         return false
