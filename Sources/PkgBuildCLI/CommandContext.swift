@@ -61,6 +61,11 @@ public struct CommandContext: Sendable {
         if verbosity > .quiet { print(line) }
     }
 
+    /// Writes text (a table, several lines) that says what was done, unless `--quiet`.
+    public func info(text: String) {
+        if verbosity > .quiet { write(text) }
+    }
+
     /// Writes a detail (stderr) only under `--verbose`: inputs as resolved, steps, times.
     public func detail(_ line: String) {
         if verbosity == .verbose { printError(line) }

@@ -46,6 +46,10 @@ public enum CommandRunner {
         } catch {
             return report(error, path: path, context: context)
         }
+        let started = ProgressBar.monotonicSeconds()
+        defer {
+            context.detail("\(path.commandLine): " + String(format: "%.2f s", ProgressBar.monotonicSeconds() - started))
+        }
         do {
             try command.run(context)
             return ExitCode.success.rawValue

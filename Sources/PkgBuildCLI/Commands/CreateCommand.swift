@@ -22,6 +22,7 @@ struct CreateCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
+        ExtractOptions.describe(request, context: context)
         let cancellation = context.cancellation
         let result: Extractor.Result
         do {
@@ -36,9 +37,9 @@ struct CreateCommand: Command {
         if json {
             context.print(ExtractOptions.json(result).prettyPrinted)
         } else {
-            context.print("Built \(result.package ?? request.output)")
-            if let id = result.replicaID { context.print("Replica \(id)" + (result.generation.map { " at generation \($0)" } ?? "")) }
-            context.write(ExtractOptions.table(result))
+            context.info("Built \(result.package ?? request.output)")
+            if let id = result.replicaID { context.info("Replica \(id)" + (result.generation.map { " at generation \($0)" } ?? "")) }
+            context.info(text: ExtractOptions.table(result))
         }
     }
 }

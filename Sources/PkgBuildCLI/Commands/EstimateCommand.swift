@@ -16,6 +16,7 @@ struct EstimateCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
+        ExtractOptions.describe(request, context: context)
         let cancellation = context.cancellation
         let result = try Extractor.estimate(request, isCancelled: { cancellation.isCancelled })
         for warning in result.warnings { context.warn(warning) }

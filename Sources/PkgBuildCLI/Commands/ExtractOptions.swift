@@ -77,6 +77,21 @@ enum ExtractOptions {
             force: writesPackage && arguments.flag("force"))
     }
 
+    /// Under `--verbose`, the request as it was understood, before any work.
+    static func describe(_ request: ExtractRequest, context: CommandContext) {
+        context.detail("Area: \(request.area) in \(request.areaCRS ?? "EPSG:4326")")
+        context.detail("Features: \(request.source), "
+                       + (request.layers.isEmpty ? "every layer" : "layers \(request.layers.joined(separator: ", "))")
+                       + (request.clip ? ", clipped" : "") + (request.includeRelated ? ", with related rows" : "")
+                       + (request.crs.map { ", into \($0)" } ?? ""))
+        if let tiles = request.tiles {
+            context.detail("Basemap: \(tiles.source) at zoom \(tiles.minZoom)-\(tiles.maxZoom), "
+                           + "at most \(tiles.maxTiles) tiles")
+        } else {
+            context.detail("Basemap: none (no --tiles)")
+        }
+    }
+
     /// The per-layer table both commands print.
     static func table(_ result: Extractor.Result) -> String {
         var table = TextTable(columns: [.init("LAYER"), .init("TYPE"), .init("CRS"), .init("FEATURES", alignment: .right),

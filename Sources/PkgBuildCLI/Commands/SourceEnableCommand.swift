@@ -79,6 +79,8 @@ public struct SourceEnableCommand: Command {
             context.print(report.prettyPrinted)
             return
         }
+        // The summary confirms what was done; --quiet leaves it out.
+        guard context.verbosity > .quiet else { return }
 
         if !changed {
             context.print("\(source) is already sync-enabled; nothing changed "

@@ -63,7 +63,7 @@ public struct SourceRelateCommand: Command {
         }
         let text = "\(relationship.name): \(relationship.originTable).\(relationship.originKey) -> "
             + "\(relationship.destinationTable).\(relationship.destinationKey) (\(relationship.cardinality.rawValue))"
-        context.print(changed ? "Declared relationship \(text)." : "Relationship \(text) was already declared; nothing changed.")
+        context.info(changed ? "Declared relationship \(text)." : "Relationship \(text) was already declared; nothing changed.")
     }
 }
 

@@ -58,6 +58,6 @@ struct SourceUnregisterCommand: Command {
         // A sync or an extraction may hold the write lock for a while; wait for it.
         let geoPackage = try SourceCommand.open(source, busyTimeout: 30)
         try SourceGeodatabase(connection: geoPackage.connection).unregisterReplica(id: id)
-        context.print("Replica \(id) unregistered from \(source).")
+        context.info("Replica \(id) unregistered from \(source).")
     }
 }

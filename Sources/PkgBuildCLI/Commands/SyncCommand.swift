@@ -42,11 +42,17 @@ struct SyncCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
+        context.detail("Package: \(package); source: \(options.source ?? "the one its manifest names"); "
+                       + "direction: \(options.direction.rawValue); on conflict: \(options.policy.rawValue)"
+                       + (options.dryRun ? "; dry run" : "") + (options.reattach ? "; reattach" : ""))
         let report = try SyncSession(package: URL(fileURLWithPath: package), options: options).run()
         if json {
             context.print(SyncJSON.report(report).prettyPrinted)
-        } else {
+        } else if report.hasUnresolved {
+            // Conflicts left open are why the run failed: shown even under --quiet.
             context.write(SyncJSON.text(report))
+        } else {
+            context.info(text: SyncJSON.text(report))
         }
         if report.hasUnresolved { throw ExitCode.conflicts }
     }
@@ -113,7 +119,7 @@ struct ResolveCommand: Command {
     func run(_ context: CommandContext) throws {
         let count = try PackageConflicts.resolve(package: URL(fileURLWithPath: package), globalID: globalID,
                                                  column: column, take: take)
-        context.print("\(count) conflict\(count == 1 ? "" : "s") will take the \(take.rawValue)'s value at the next sync.")
+        context.info("\(count) conflict\(count == 1 ? "" : "s") will take the \(take.rawValue)'s value at the next sync.")
     }
 }
 
