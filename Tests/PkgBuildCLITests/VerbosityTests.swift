@@ -52,6 +52,16 @@ import TestSupport
         #expect(CLI.run(["source", "status", source, "-q"]).stdout == CLI.run(["source", "status", source]).stdout)
     }
 
+    @Test func quietDrawsNoProgressEvenOnATerminal() throws {
+        let dir = try TemporaryDirectory()
+        let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
+        let arguments = ["create", Self.area, "--features", source, "--tiles", Self.tiles, "--zoom", "0-3"]
+        let drawn = CLI.run(arguments + ["-o", dir.path("a.pkg")], isTerminal: true)
+        #expect(drawn.stderr.contains("\rfeatures  ") && drawn.stderr.contains("\rtiles ["), "\(drawn.stderr)")
+        let quiet = CLI.run(arguments + ["-o", dir.path("b.pkg"), "-q"], isTerminal: true)
+        #expect(quiet.exitCode == 0 && quiet.stderr == "", "\(quiet.stderr)")
+    }
+
     @Test func sourceEnableIsSilentUnderQuiet() throws {
         let dir = try TemporaryDirectory()
         let source = try dir.copy(testdata: "ne_parks.gpkg")

@@ -53,8 +53,12 @@ public struct SourceEnableCommand: Command {
         let geoPackage = try SourceCommand.open(source)
         let connection = geoPackage.connection
         let before = try Snapshot(connection)
+        let progress = ProgressBar(label: "tables", total: 0, context: context)
+        defer { progress.finish() }
         let tracked = try SourceGeodatabase(geoPackage).enable(
-            .init(tables: tables.isEmpty ? nil : tables, useWAL: useWAL))
+            .init(tables: tables.isEmpty ? nil : tables, useWAL: useWAL),
+            progress: { done, total in progress.update(done: done, total: total) })
+        progress.finish()
         let after = try Snapshot(connection)
         let changed = before != after
         let generation = try SourceGeodatabase(geoPackage).generation()

@@ -45,7 +45,12 @@ struct SyncCommand: Command {
         context.detail("Package: \(package); source: \(options.source ?? "the one its manifest names"); "
                        + "direction: \(options.direction.rawValue); on conflict: \(options.policy.rawValue)"
                        + (options.dryRun ? "; dry run" : "") + (options.reattach ? "; reattach" : ""))
+        let progress = StageProgress(context: context)
+        defer { progress.finish() }
+        var options = options
+        options.progress = { progress.report($0.rawValue, done: $1, total: $2) }
         let report = try SyncSession(package: URL(fileURLWithPath: package), options: options).run()
+        progress.finish()
         if json {
             context.print(SyncJSON.report(report).prettyPrinted)
         } else if report.hasUnresolved {

@@ -8,7 +8,7 @@ import Foundation
 /// often it is advanced. Safe to advance from several threads.
 public final class ProgressBar: @unchecked Sendable {
     private let label: String
-    private let total: Int
+    private var total: Int
     private let output: any TextOutput
     private let isEnabled: Bool
     private let width: Int
@@ -46,6 +46,15 @@ public final class ProgressBar: @unchecked Sendable {
     public func update(done: Int) {
         lock.withLock {
             self.done = done
+            drawIfDue(force: false)
+        }
+    }
+
+    /// Sets the number of items done and the total, for work whose size is learnt as it goes.
+    public func update(done: Int, total: Int) {
+        lock.withLock {
+            self.done = done
+            self.total = total
             drawIfDue(force: false)
         }
     }
