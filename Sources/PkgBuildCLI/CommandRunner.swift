@@ -97,7 +97,7 @@ public enum CommandRunner {
 
     private static func reportUsageError(_ error: UsageError, path: CommandPath,
                                          context: CommandContext) -> Int32 {
-        context.stderr.write(HelpGenerator.usageError(error.message, path: path, width: context.stdoutWidth))
+        context.stderr.write(HelpGenerator.usageError(error.message, path: path, width: context.stderrWidth))
         return ExitCode.usage.rawValue
     }
 
