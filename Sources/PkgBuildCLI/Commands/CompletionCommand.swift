@@ -4,10 +4,14 @@ struct CompletionCommand: Command {
         name: "completion",
         abstract: "Print a shell completion script for subcommands, options and their values.",
         discussion: """
-            bash: source <(pkgbuild completion bash), or save it as \
-            /etc/bash_completion.d/pkgbuild. zsh: pkgbuild completion zsh > "${fpath[1]}/_pkgbuild", \
-            or source it after compinit. fish: pkgbuild completion fish > \
-            ~/.config/fish/completions/pkgbuild.fish.
+            The script is generated from the commands themselves, so it completes every \
+            subcommand, option and option value this version has.
+
+            bash: add 'source <(pkgbuild completion bash)' to ~/.bashrc.
+
+            zsh: pkgbuild completion zsh > "${fpath[1]}/_pkgbuild", or source it after compinit.
+
+            fish: pkgbuild completion fish > ~/.config/fish/completions/pkgbuild.fish
             """,
         arguments: [.positional("shell", values: CompletionShell.self, help: "The shell to complete in.")])
 
