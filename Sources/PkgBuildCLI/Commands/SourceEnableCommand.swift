@@ -53,11 +53,12 @@ public struct SourceEnableCommand: Command {
         let geoPackage = try SourceCommand.open(source)
         let connection = geoPackage.connection
         let before = try Snapshot(connection)
-        let progress = ProgressBar(label: "tables", total: 0, context: context)
+        // One bar a table that needs global ids, labelled with its name.
+        let progress = StageProgress(context: context)
         defer { progress.finish() }
         let tracked = try SourceGeodatabase(geoPackage).enable(
             .init(tables: tables.isEmpty ? nil : tables, useWAL: useWAL),
-            progress: { done, total in progress.update(done: done, total: total) })
+            progress: { table, done, total in progress.report(table, done: done, total: total) })
         progress.finish()
         let after = try Snapshot(connection)
         let changed = before != after
