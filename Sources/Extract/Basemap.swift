@@ -65,11 +65,12 @@ struct Basemap {
     }
 
     /// Copies the tiles into `output` (resuming a copy an interrupted run left beside it).
-    func copy(to output: String, isCancelled: @escaping () -> Bool) throws -> TileCopyReport {
+    func copy(to output: String, isCancelled: @escaping () -> Bool,
+              progress: TileCopy.Progress) throws -> TileCopyReport {
         let source = try makeSource(isCancelled: isCancelled)
         let key = [try identity(), "\(areaBounds)", "\(request.minZoom)-\(request.maxZoom)", "\(coverage.totalCount)"]
             .joined(separator: "|")
         let copy = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds, jobKey: key)
-        return try TileCopy.run(copy, from: source, isCancelled: isCancelled)
+        return try TileCopy.run(copy, from: source, progress: progress, isCancelled: isCancelled)
     }
 }

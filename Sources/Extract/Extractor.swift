@@ -37,10 +37,15 @@ public enum Extractor {
     }
 
     /// Counts what `create` would write, writing nothing.
-    public static func estimate(_ request: ExtractRequest, isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> Result {
+    public static func estimate(_ request: ExtractRequest, isCancelled: @escaping @Sendable () -> Bool = { false },
+                                progress: @escaping ExtractProgress = { _, _, _ in }) throws -> Result {
         let prepared = try prepare(request)
         // The tally counts what was read; the rows themselves are dropped.
-        let tally = try read(prepared, send: { _ in true }, isCancelled: isCancelled)
+        var rowsRead = 0
+        let tally = try read(prepared, send: { message in
+            if case .rows(_, let rows) = message { rowsRead += rows.count; progress(.features, rowsRead, 0) }
+            return true
+        }, isCancelled: isCancelled)
         var estimate = result(prepared, tally: tally, replicaID: nil, package: nil)
         if let basemap = prepared.basemap {
             let e = try basemap.estimate(isCancelled: isCancelled)
@@ -62,6 +67,7 @@ public enum Extractor {
     ///   throws ends the build there as a crash would (nothing cleaned up behind it).
     public static func create(_ request: ExtractRequest, toolVersion: String = "0",
                               isCancelled: @escaping @Sendable () -> Bool = { false },
+                              progress: @escaping ExtractProgress = { _, _, _ in },
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
         let prepared = try prepare(request)
         if request.register { try refreshSourceTriggers(request.source) }
@@ -92,6 +98,7 @@ public enum Extractor {
             worker.stackSize = 4 << 20
             worker.start()
             var writeError: Error?
+            var rowsWritten = 0
             while let message = queue.take() {
                 guard writeError == nil else { continue }
                 do {
@@ -99,6 +106,8 @@ public enum Extractor {
                     case .createTable(let table): try writer.createTable(table)
                     case .rows(let table, let rows):
                         for row in rows { try writer.insert(into: table, row.values, envelope: row.envelope) }
+                        rowsWritten += rows.count
+                        progress(.features, rowsWritten, 0)
                     case .sql(let sql, let arguments): try writer.execute(sql, arguments)
                     }
                 } catch {
@@ -147,7 +156,10 @@ public enum Extractor {
             var tiles: PackageManifest.Tiles?
             if let basemap = prepared.basemap {
                 let report: TileCopyReport
-                do { report = try basemap.copy(to: directory.basemapURL.path, isCancelled: isCancelled) } catch is CancellationError {
+                do {
+                    report = try basemap.copy(to: directory.basemapURL.path, isCancelled: isCancelled,
+                                              progress: { progress(.tiles, $0, $1) })
+                } catch is CancellationError {
                     throw ExtractError(.cancelled, "cancelled")
                 }
                 result.warnings += report.warnings

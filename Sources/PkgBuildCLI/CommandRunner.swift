@@ -13,13 +13,13 @@ public enum CommandRunner {
         // Walk down the groups: each word names a child until a leaf command is reached.
         while path.isGroup {
             guard index < arguments.count else {
-                context.write(HelpGenerator.help(for: path))
+                context.write(HelpGenerator.help(for: path, width: context.stdoutWidth))
                 return ExitCode.success.rawValue
             }
             let token = arguments[index]
             index += 1
             if token == "-h" || token == "--help" {
-                context.write(HelpGenerator.help(for: path))
+                context.write(HelpGenerator.help(for: path, width: context.stdoutWidth))
                 return ExitCode.success.rawValue
             }
             if path.isRoot, token == "--version", let version = path.configuration.version {
@@ -33,19 +33,22 @@ public enum CommandRunner {
                 path = path.appending(child)
                 continue
             }
-            let message = ArgumentParser.looksLikeOption(token)
-                ? "Unknown option '\(token.split(separator: "=", maxSplits: 1)[0])'"
-                : "Unknown subcommand '\(token)'"
-            return reportUsageError(UsageError(message), path: path, context: context)
+            return reportUsageError(UsageError(unknownWordMessage(token, path: path)), path: path,
+                                    context: context)
         }
 
         let command: any Command
+        var context = context
         do {
-            let parsed = try ArgumentParser.parse(Array(arguments[index...]),
-                                                  definitions: path.configuration.arguments)
+            let parsed = try ArgumentParser.parse(Array(arguments[index...]), definitions: path.arguments)
+            context.verbosity = try CommonOptions.verbosity(parsed)
             command = try path.current.init(parsed)
         } catch {
             return report(error, path: path, context: context)
+        }
+        let started = ProgressBar.monotonicSeconds()
+        defer {
+            context.detail("\(path.commandLine): " + String(format: "%.2f s", ProgressBar.monotonicSeconds() - started))
         }
         do {
             try command.run(context)
@@ -62,12 +65,12 @@ public enum CommandRunner {
         // `help help` is the root's help page, which lists `help`.
         for name in names.drop(while: { $0 == HelpCommand.name }) {
             guard let child = path.subcommand(named: name) else {
-                return reportUsageError(UsageError("Unknown subcommand '\(name)'"), path: path,
+                return reportUsageError(UsageError(unknownWordMessage(name, path: path)), path: path,
                                         context: context)
             }
             path = path.appending(child)
         }
-        context.write(HelpGenerator.help(for: path))
+        context.write(HelpGenerator.help(for: path, width: context.stdoutWidth))
         return ExitCode.success.rawValue
     }
 
@@ -77,7 +80,7 @@ public enum CommandRunner {
         let error = error is Swift.CancellationError ? CancellationError() : error
         switch error {
         case is HelpRequest:
-            context.write(HelpGenerator.help(for: path))
+            context.write(HelpGenerator.help(for: path, width: context.stdoutWidth))
             return ExitCode.success.rawValue
         case let usageError as UsageError:
             return reportUsageError(usageError, path: path, context: context)
@@ -94,8 +97,20 @@ public enum CommandRunner {
 
     private static func reportUsageError(_ error: UsageError, path: CommandPath,
                                          context: CommandContext) -> Int32 {
-        context.stderr.write(HelpGenerator.usageError(error.message, path: path))
+        context.stderr.write(HelpGenerator.usageError(error.message, path: path, width: context.stderrWidth))
         return ExitCode.usage.rawValue
+    }
+
+    /// A word a group does not know: an unknown option or subcommand, with the nearest name.
+    private static func unknownWordMessage(_ token: String, path: CommandPath) -> String {
+        if ArgumentParser.looksLikeOption(token) {
+            let name = String(token.split(separator: "=", maxSplits: 1)[0])
+            let version = path.isRoot && path.configuration.version != nil ? [HelpGenerator.versionOption] : []
+            return ArgumentParser.unknownOptionMessage(name, definitions: version)
+        }
+        var names = path.configuration.subcommands.map { $0.configuration.name }
+        if path.isRoot { names.append(HelpCommand.name) }
+        return Suggestion.message("Unknown subcommand '\(token)'", typed: token, among: names)
     }
 
     /// The words a person should see for an error: our errors describe themselves;

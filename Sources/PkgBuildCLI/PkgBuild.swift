@@ -14,7 +14,9 @@ import Foundation
 ///
 /// Output goes through the `CommandContext`: `print` for data (stdout), `printError` and
 /// `warn` for diagnostics (stderr), `JSONValue` for `--json`, `TextTable` for tables,
-/// `ProgressBar` for progress (drawn only on a terminal). Long loops poll
+/// `info` for lines that only confirm what was done (dropped by `--quiet`), `detail` for what
+/// `--verbose` adds, `ProgressBar` or `StageProgress` for progress (drawn only on a terminal,
+/// never under `--quiet`). Every command takes `--quiet` and `--verbose`. Long loops poll
 /// `context.isCancelled` or call `try context.checkCancellation()` so Ctrl-C stops cleanly.
 ///
 /// Errors: throw the module's own error for a failure (`Error: <description>`, exit 1);
@@ -28,7 +30,7 @@ public struct PkgBuild: CommandGroup {
     public static let subcommands: [any Command.Type] = [
         TilesCommand.self, EstimateCommand.self, CreateCommand.self, InspectCommand.self, SourceCommand.self,
         SyncCommand.self, ConflictsCommand.self, ResolveCommand.self, ChangesCommand.self,
-        IdentifyCommand.self, RelatedCommand.self, EditCommand.self, VerifyCommand.self,
+        IdentifyCommand.self, RelatedCommand.self, EditCommand.self, VerifyCommand.self, CompletionCommand.self,
     ]
 
     public static let configuration = CommandConfiguration(

@@ -21,6 +21,14 @@ public enum SyncCrashPoint: String, Sendable, Hashable, CaseIterable {
     case downloadApplied = "download-applied"
 }
 
+/// The long steps of a sync, for a progress display.
+public enum SyncStage: String, Sendable {
+    /// Local changes reconciled with the source, out of the pending ones.
+    case upload
+    /// Source changes since the last sync brought into the package.
+    case download
+}
+
 public struct SyncOptions: Sendable {
     /// The source geodatabase; nil for the one the package's manifest names.
     public var source: String?
@@ -37,6 +45,9 @@ public struct SyncOptions: Sendable {
     /// Called at each ``SyncCrashPoint``; a throw stops the sync there, leaving both databases
     /// as a crash would (open transactions roll back, nothing else is cleaned up).
     public var crashHook: (@Sendable (SyncCrashPoint) throws -> Void)?
+    /// Called as the upload and the download advance, for a progress display: the step,
+    /// changes handled, and their total (0 when not known in advance, as for the download).
+    public var progress: (@Sendable (SyncStage, _ done: Int, _ total: Int) -> Void)?
 
     public init(source: String? = nil, direction: SyncDirection = .bidirectional, policy: ConflictPolicy = .fail,
                 dryRun: Bool = false, reattach: Bool = false, busyTimeout: Double = 120,

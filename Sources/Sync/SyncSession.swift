@@ -303,9 +303,12 @@ final class SyncRun {
         }
         if options.direction.downloads {
             var later: [[(String, SyncTable)]] = [[], [], []]
+            var downloaded = 0
             try SourceGeodatabase(connection: source).forEachChange(since: state.sourceGeneration,
                                                                     excludingReplica: state.replicaID,
                                                                     tables: tables.map(\.name)) { change in
+                downloaded += 1
+                options.progress?(.download, downloaded, 0)
                 let key = RowKey(change.table, change.globalID)
                 if pendingRows.contains(key) { deferred.insert(key) }
                 guard !done.contains(key), !pendingRows.contains(key), let table = tablesByName[key.table] else { return }
@@ -428,7 +431,8 @@ final class SyncRun {
         // Grown once: each doubling of tens of thousands of plans copies them all again.
         plans.reserveCapacity(changes.count)
         let discards = try ConflictStore.discards(in: package)
-        for change in changes {
+        for (index, change) in changes.enumerated() {
+            options.progress?(.upload, index + 1, changes.count)
             guard let table = tablesByName[change.table.lowercased()] else { continue }
             if discards.contains(RowKey(change.table, change.globalID)) {
                 let result = RowReconciliation(conflicts: [discarded(change, in: table)])

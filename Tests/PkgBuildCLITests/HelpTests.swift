@@ -61,6 +61,8 @@ import PkgBuildCLI
           -o, --output <path>     Where to write.
           --dry-run               Plan only.
           --json                  Print JSON.
+          -q, --quiet             Print only results, warnings and errors; no progress.
+          -v, --verbose           Also print details: inputs as resolved, steps, times.
           -h, --help              Show help information.
 
         """
@@ -108,6 +110,8 @@ import PkgBuildCLI
 
             OPTIONS:
               -f, --force             Enable again even if already enabled.
+              -q, --quiet             Print only results, warnings and errors; no progress.
+              -v, --verbose           Also print details: inputs as resolved, steps, times.
               -h, --help              Show help information.
 
             """)

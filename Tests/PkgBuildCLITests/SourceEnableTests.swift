@@ -84,4 +84,23 @@ import TestSupport
         #expect(result.stderr == "Error: \(source): no table named 'nosuch'\n")
         #expect(try sqliteDump(source) == dump)
     }
+
+    /// A table larger than one slice of the fill, with keys far apart and below zero: every row
+    /// gets a distinct id, and a terminal sees the rows counted as they are filled.
+    @Test func fillsALargeSparseTableInSlicesWithProgress() throws {
+        let directory = try TemporaryDirectory()
+        let source = try directory.copy(testdata: "ne_parks.gpkg")
+        let created = try pythonSQLite(source, """
+            CREATE TABLE visits (id INTEGER PRIMARY KEY, note TEXT);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 45000)
+            INSERT INTO visits SELECT CASE WHEN i % 3 = 0 THEN -i * 1000003 ELSE i * 7919 END, 'v' || i FROM n;
+            INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES ('visits', 'attributes', 'visits');
+            """)
+        try #require(created.status == 0, "\(created.stderr)")
+        let enable = CLI.run(["source", "enable", source, "--table", "visits"], isTerminal: true)
+        #expect(enable.exitCode == 0, "\(enable.stderr)")
+        #expect(try sqliteScalar(source, "SELECT count(*) || ' ' || count(globalid) || ' ' || count(DISTINCT globalid) FROM visits")
+                == "45000 45000 45000")
+        #expect(enable.stderr.contains("\rvisits [") && enable.stderr.contains("45000/45000  100%"), "\(enable.stderr)")
+    }
 }

@@ -112,11 +112,14 @@ public struct SourceGeodatabase {
 
     /// Makes the GeoPackage sync-ready, in one transaction; running it again changes nothing
     /// (triggers are recreated only when a table's columns changed since).
+    /// - Parameter progress: hears, table by table, how many rows of those lacking a global
+    ///   id have one so far (filling a large table is the long part of enabling).
     /// - Returns: the tracked tables.
     /// - Throws: ``GeodatabaseError`` (not a GeoPackage, unknown table, a `globalid` column
     ///   that is not text or holds duplicates) with nothing changed; `SQLiteError`.
     @discardableResult
-    public func enable(_ options: EnableOptions = EnableOptions()) throws -> [TrackedTable] {
+    public func enable(_ options: EnableOptions = EnableOptions(),
+                       progress: (_ table: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) throws -> [TrackedTable] {
         let tables = try connection.withTransaction(.immediate) { () throws -> [TrackedTable] in
             guard try tableExists("gpkg_contents", in: connection) else {
                 throw GeodatabaseError(.notAGeoPackage, "\(connection.path) is not a GeoPackage: it has no gpkg_contents table")
@@ -129,7 +132,7 @@ public struct SourceGeodatabase {
             }
             var tables: [TrackedTable] = []
             for name in names {
-                let table = try prepareTrackedTable(name, in: connection)
+                let table = try prepareTrackedTable(name, in: connection, progress: { progress(name, $0, $1) })
                 let uniqueKeys = try ReplaceStaging.uniqueKeys(of: table.name, in: connection)
                 for trigger in [guardTriggerSQL(table)] + Self.logTriggers(table, uniqueKeys: uniqueKeys) {
                     try installTrigger(named: trigger.name, sql: trigger.sql, in: connection)

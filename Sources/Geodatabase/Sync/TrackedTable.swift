@@ -66,7 +66,9 @@ func defaultTrackedTableNames(_ connection: Connection) throws -> [String] {
 /// `SyncSchema.commonDDL` (both callers run it with their own side's DDL, once per call).
 /// - Throws: ``GeodatabaseError`` naming the table and column when the table is missing,
 ///   has no usable key, its `globalid` column is not text, or holds duplicate ids.
-func prepareTrackedTable(_ requested: String, in connection: Connection) throws -> TrackedTable {
+/// - Parameter progress: hears how far filling the global ids of a large table has come.
+func prepareTrackedTable(_ requested: String, in connection: Connection,
+                         progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> TrackedTable {
     guard let name = try canonicalTableName(requested, in: connection) else {
         throw GeodatabaseError(.unknownTable, "\(connection.path): no table named '\(requested)'")
     }
@@ -103,11 +105,7 @@ func prepareTrackedTable(_ requested: String, in connection: Connection) throws 
         fields = try readFields(of: name, in: connection)
     }
 
-    if try connection.scalar("SELECT 1 FROM \(SQL.identifier(name)) WHERE \(SQL.identifier(globalID)) IS NULL LIMIT 1") != nil {
-        try connection.execute("""
-            UPDATE \(SQL.identifier(name)) SET \(SQL.identifier(globalID)) = \(GlobalID.sqlExpression) WHERE \(SQL.identifier(globalID)) IS NULL
-            """)
-    }
+    try fillGlobalIDs(name, key: key, column: globalID, in: connection, progress: progress)
     if let duplicate = try connection.query("""
         SELECT \(SQL.identifier(globalID)), count(*) FROM \(SQL.identifier(name)) GROUP BY \(SQL.identifier(globalID)) HAVING count(*) > 1 LIMIT 1
         """).first {

@@ -22,12 +22,18 @@ struct CreateCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
+        ExtractOptions.describe(request, context: context)
         let cancellation = context.cancellation
+        let progress = StageProgress(context: context)
+        defer { progress.finish() }
         let result: Extractor.Result
         do {
             result = try Extractor.create(request, toolVersion: PkgBuildVersion.current,
-                                          isCancelled: { cancellation.isCancelled })
+                                          isCancelled: { cancellation.isCancelled },
+                                          progress: { progress.report($0.rawValue, done: $1, total: $2) })
+            progress.finish()
         } catch let error as ExtractError where error.kind == .cancelled {
+            progress.finish()
             // Ctrl-C: the same exit code as every command of the CLI.
             context.printError("Interrupted: \(error.message)")
             throw ExitCode.interrupted
@@ -36,9 +42,9 @@ struct CreateCommand: Command {
         if json {
             context.print(ExtractOptions.json(result).prettyPrinted)
         } else {
-            context.print("Built \(result.package ?? request.output)")
-            if let id = result.replicaID { context.print("Replica \(id)" + (result.generation.map { " at generation \($0)" } ?? "")) }
-            context.write(ExtractOptions.table(result))
+            context.info("Built \(result.package ?? request.output)")
+            if let id = result.replicaID { context.info("Replica \(id)" + (result.generation.map { " at generation \($0)" } ?? "")) }
+            context.info(text: ExtractOptions.table(result))
         }
     }
 }

@@ -149,6 +149,8 @@ struct EditCommand: Command {
                 .prettyPrinted)
             return
         }
+        // What was changed is a confirmation, not a result: --quiet leaves it out.
+        guard context.verbosity > .quiet else { return }
         for feature in features {
             context.print("\(verb) \(FeatureOutput.name(feature))")
             if verb != "Deleted" {

@@ -16,8 +16,13 @@ struct EstimateCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
+        ExtractOptions.describe(request, context: context)
         let cancellation = context.cancellation
-        let result = try Extractor.estimate(request, isCancelled: { cancellation.isCancelled })
+        let progress = StageProgress(context: context)
+        defer { progress.finish() }
+        let result = try Extractor.estimate(request, isCancelled: { cancellation.isCancelled },
+                                            progress: { progress.report($0.rawValue, done: $1, total: $2) })
+        progress.finish()
         for warning in result.warnings { context.warn(warning) }
         if json {
             var document = ExtractOptions.json(result)

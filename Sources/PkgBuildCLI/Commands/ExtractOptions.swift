@@ -12,7 +12,7 @@ enum ExtractOptions {
                          help: "Keep only the rows of LAYER meeting the SQL expression (it may only read LAYER)."),
         .flag("clip", help: "Cut features to the area (features that only touch it are dropped)."),
         .repeatingOption("schema-only", valueName: "LAYER", help: "Copy LAYER's schema without rows."),
-        .flag("no-related", help: "Do not bring rows related to the area's rows."),
+        .flagPair("related", defaultValue: true, help: "Bring the rows related to the area's rows, wherever they lie."),
         .flag("skip-invalid", help: "Skip (and count) features whose geometry cannot be read, instead of failing."),
         .option("crs", valueName: "CRS", help: "Reproject every layer into CRS (EPSG:n, WKT or PROJ); refused when the area lies outside its area of use."),
         .option("tiles", valueName: "FILE.mbtiles|URL",
@@ -26,7 +26,7 @@ enum ExtractOptions {
 
     /// What `create` takes: the plan, and where and how to write it.
     static let arguments: [ArgumentDefinition] = planArguments.dropLast() + [
-        .flag("no-register", help: "Do not register the package as a replica at the source."),
+        .flagPair("register", defaultValue: true, help: "Register the package as a replica at the source."),
         .option("output", short: "o", valueName: "AREA.pkg", help: "The package directory to write.", isRequired: true),
         .flag("force", help: "Replace an existing package built by pkgbuild (never an input of the run, a file or folder that is not a package, or a package with unsynced edits)."),
         .json("result"),
@@ -68,13 +68,28 @@ enum ExtractOptions {
             filters: filters,
             clip: arguments.flag("clip"),
             schemaOnly: try arguments.values("schema-only", as: String.self),
-            includeRelated: !arguments.flag("no-related"),
+            includeRelated: arguments.flag("related"),
             skipInvalid: arguments.flag("skip-invalid"),
             crs: try arguments.value("crs", as: String.self),
             tiles: tiles,
-            register: writesPackage && !arguments.flag("no-register"),
+            register: writesPackage && arguments.flag("register"),
             output: writesPackage ? try arguments.value("output", as: String.self) ?? "" : "",
             force: writesPackage && arguments.flag("force"))
+    }
+
+    /// Under `--verbose`, the request as it was understood, before any work.
+    static func describe(_ request: ExtractRequest, context: CommandContext) {
+        context.detail("Area: \(request.area) in \(request.areaCRS ?? "EPSG:4326")")
+        context.detail("Features: \(request.source), "
+                       + (request.layers.isEmpty ? "every layer" : "layers \(request.layers.joined(separator: ", "))")
+                       + (request.clip ? ", clipped" : "") + (request.includeRelated ? ", with related rows" : "")
+                       + (request.crs.map { ", into \($0)" } ?? ""))
+        if let tiles = request.tiles {
+            context.detail("Basemap: \(tiles.source) at zoom \(tiles.minZoom)-\(tiles.maxZoom), "
+                           + "at most \(tiles.maxTiles) tiles")
+        } else {
+            context.detail("Basemap: none (no --tiles)")
+        }
     }
 
     /// The per-layer table both commands print.

@@ -22,7 +22,8 @@ public struct SourceEnableCommand: Command {
         arguments: [
             SourceCommand.sourceArgument,
             .repeatingOption("table", valueName: "NAME", help: "A table to track. (default: every feature and attribute table)"),
-            .flag("no-wal", help: "Keep the file's journal mode instead of switching to WAL."),
+            .flagPair("wal", defaultValue: true,
+                      help: "Switch the file to WAL journal mode; --no-wal keeps the file's own."),
             .json("result"),
         ])
 
@@ -37,7 +38,7 @@ public struct SourceEnableCommand: Command {
         if let empty = tables.first(where: { $0.isEmpty }) {
             throw UsageError("The value '\(empty)' is invalid for '--table <NAME>': expected a table name")
         }
-        useWAL = !arguments.flag("no-wal")
+        useWAL = arguments.flag("wal")
         json = arguments.flag("json")
     }
 
@@ -52,8 +53,13 @@ public struct SourceEnableCommand: Command {
         let geoPackage = try SourceCommand.open(source)
         let connection = geoPackage.connection
         let before = try Snapshot(connection)
+        // One bar a table that needs global ids, labelled with its name.
+        let progress = StageProgress(context: context)
+        defer { progress.finish() }
         let tracked = try SourceGeodatabase(geoPackage).enable(
-            .init(tables: tables.isEmpty ? nil : tables, useWAL: useWAL))
+            .init(tables: tables.isEmpty ? nil : tables, useWAL: useWAL),
+            progress: { table, done, total in progress.report(table, done: done, total: total) })
+        progress.finish()
         let after = try Snapshot(connection)
         let changed = before != after
         let generation = try SourceGeodatabase(geoPackage).generation()
@@ -78,6 +84,8 @@ public struct SourceEnableCommand: Command {
             context.print(report.prettyPrinted)
             return
         }
+        // The summary confirms what was done; --quiet leaves it out.
+        guard context.verbosity > .quiet else { return }
 
         if !changed {
             context.print("\(source) is already sync-enabled; nothing changed "

@@ -21,9 +21,9 @@ public struct SourceRelateCommand: Command {
                     isRequired: true),
             .option("destination", valueName: "TABLE.COLUMN",
                     help: "The destination table and its foreign key column.", isRequired: true),
-            .option("cardinality", valueName: Cardinality.allCases.map(\.rawValue).joined(separator: "|"),
+            .option("cardinality", values: Cardinality.self,
                     help: "How many destination rows an origin row may have, and the other way round.",
-                    defaultValue: Cardinality.oneToMany.rawValue),
+                    defaultValue: .oneToMany),
             .option("name", valueName: "NAME", help: "The relationship's name. (default: ORIGIN_DESTINATION, the two table names)"),
             .json("relationship"),
         ])
@@ -74,7 +74,7 @@ public struct SourceRelateCommand: Command {
         }
         let text = "\(relationship.name): \(relationship.originTable).\(relationship.originKey) -> "
             + "\(relationship.destinationTable).\(relationship.destinationKey) (\(relationship.cardinality.rawValue))"
-        context.print(changed ? "Declared relationship \(text)." : "Relationship \(text) was already declared; nothing changed.")
+        context.info(changed ? "Declared relationship \(text)." : "Relationship \(text) was already declared; nothing changed.")
     }
 }
 

@@ -71,7 +71,7 @@ struct SourceUnregisterCommand: Command {
         let (found, package) = try ReplicaReference(given: replica).resolve(at: registry, source: source)
         try registry.unregisterReplica(id: found.id)
         let name = found.name.map { " (\($0))" } ?? ""
-        context.print("""
+        context.info("""
             Replica \(found.id)\(name) unregistered from \(source): its package can no longer sync.
             To bring it back, run 'pkgbuild sync \(package ?? "PKG") --reattach': it gets a new replica, and every \
             difference from the source becomes a conflict to resolve.

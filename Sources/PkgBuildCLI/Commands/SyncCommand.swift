@@ -15,10 +15,10 @@ struct SyncCommand: Command {
         arguments: [
             .package,
             .option("source", valueName: "SRC.gpkg", help: "The source GeoPackage. (default: the one the manifest names)"),
-            .option("direction", valueName: "bidirectional|upload|download", help: "Which way changes travel.",
-                    defaultValue: SyncDirection.bidirectional.rawValue),
-            .option("on-conflict", valueName: "fail|source-wins|package-wins", help: "How conflicts are settled.",
-                    defaultValue: ConflictPolicy.fail.rawValue),
+            .option("direction", values: SyncDirection.self, help: "Which way changes travel.",
+                    defaultValue: .bidirectional),
+            .option("on-conflict", values: ConflictPolicy.self, help: "How conflicts are settled.",
+                    defaultValue: .fail),
             .flag("dry-run", help: "Report what would happen; change nothing on either side."),
             .flag("reattach", help: """
                 Give a stranded package (a stale copy, a restored source, an unregistered replica) a new replica at \
@@ -42,11 +42,22 @@ struct SyncCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
+        context.detail("Package: \(package); source: \(options.source ?? "the one its manifest names"); "
+                       + "direction: \(options.direction.rawValue); on conflict: \(options.policy.rawValue)"
+                       + (options.dryRun ? "; dry run" : "") + (options.reattach ? "; reattach" : ""))
+        let progress = StageProgress(context: context)
+        defer { progress.finish() }
+        var options = options
+        options.progress = { progress.report($0.rawValue, done: $1, total: $2) }
         let report = try SyncSession(package: URL(fileURLWithPath: package), options: options).run()
+        progress.finish()
         if json {
             context.print(SyncJSON.report(report).prettyPrinted)
-        } else {
+        } else if report.hasUnresolved {
+            // Conflicts left open are why the run failed: shown even under --quiet.
             context.write(SyncJSON.text(report))
+        } else {
+            context.info(text: SyncJSON.text(report))
         }
         if report.hasUnresolved { throw ExitCode.conflicts }
     }
@@ -92,7 +103,7 @@ struct ResolveCommand: Command {
             .flag("all", help: "Every open conflict."),
             .option("id", valueName: "GLOBALID", help: "The conflicts of one row: its globalid (any case, braces optional)."),
             .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),
-            .option("take", valueName: "package|source", help: "The side whose value wins.", isRequired: true),
+            .option("take", values: ConflictSide.self, help: "The side whose value wins.", isRequired: true),
         ])
 
     let package: String
@@ -113,7 +124,7 @@ struct ResolveCommand: Command {
     func run(_ context: CommandContext) throws {
         let count = try PackageConflicts.resolve(package: URL(fileURLWithPath: package), globalID: globalID,
                                                  column: column, take: take)
-        context.print("\(count) conflict\(count == 1 ? "" : "s") will take the \(take.rawValue)'s value at the next sync.")
+        context.info("\(count) conflict\(count == 1 ? "" : "s") will take the \(take.rawValue)'s value at the next sync.")
     }
 }
 

@@ -97,6 +97,8 @@ public struct TilesCommand: Command {
         let coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
                                         isCancelled: { context.isCancelled })
         let total = coverage.totalCount
+        context.detail("Tiles: \(total) at zoom \(zooms.lowerBound)-\(zooms.upperBound) from \(from)"
+                       + (output.map { " into \($0)" } ?? ""))
         let areaBounds = try lonLatBounds(parsedArea, proj: proj)
 
         if !dryRun { try coverage.checkTileCount(maxTiles: maxTiles) }
@@ -188,7 +190,7 @@ public struct TilesCommand: Command {
         line += ", \(TilesCommand.humanBytes(report.bytes)) written"
         if report.resumed > 0 { line += ", \(report.resumed) kept from the interrupted run" }
         if report.absent > 0 { line += "; \(report.absent) tiles absent from the source" }
-        context.print(line)
+        context.info(line)
     }
 
     static func humanBytes(_ n: Int) -> String {

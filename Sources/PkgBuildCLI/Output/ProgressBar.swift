@@ -3,12 +3,12 @@ import Foundation
 
 /// A one-line progress bar on stderr: `tiles [#####.....]  512/1024  50%  87/s  ETA 0:06`.
 ///
-/// Draws only when `context.isTerminal` (stderr is a terminal), and is silent otherwise, so
-/// logs and pipes get no carriage-return noise. Redraws at most ten times a second however
+/// Draws only when `context.showsProgress` (stderr is a terminal and `--quiet` was not given),
+/// and is silent otherwise, so logs and pipes get no carriage-return noise. Redraws at most ten times a second however
 /// often it is advanced. Safe to advance from several threads.
 public final class ProgressBar: @unchecked Sendable {
     private let label: String
-    private let total: Int
+    private var total: Int
     private let output: any TextOutput
     private let isEnabled: Bool
     private let width: Int
@@ -28,8 +28,8 @@ public final class ProgressBar: @unchecked Sendable {
         self.label = label
         self.total = total
         self.output = context.stderr
-        self.isEnabled = context.isTerminal
-        self.width = context.environment["COLUMNS"].flatMap(Int.init).map { max(40, $0) } ?? 80
+        self.isEnabled = context.showsProgress
+        self.width = context.stderrWidth
         self.now = clock
         self.start = clock()
     }
@@ -46,6 +46,15 @@ public final class ProgressBar: @unchecked Sendable {
     public func update(done: Int) {
         lock.withLock {
             self.done = done
+            drawIfDue(force: false)
+        }
+    }
+
+    /// Sets the number of items done and the total, for work whose size is learnt as it goes.
+    public func update(done: Int, total: Int) {
+        lock.withLock {
+            self.done = done
+            self.total = total
             drawIfDue(force: false)
         }
     }

@@ -9,6 +9,8 @@
 ///     .option("zoom", valueName: "range", help: "Zoom levels.", defaultValue: "0-12"),
 ///     .repeatingOption("header", valueName: "K: V", help: "An HTTP header to send."),
 ///     .flag("dry-run", help: "Plan only; write nothing."),
+///     .flagPair("related", defaultValue: true, help: "Bring related rows."),  // --[no-]related
+///     .option("direction", values: SyncDirection.self, help: "Which way.", defaultValue: .bidirectional),
 ///     .option("output", short: "o", valueName: "path", help: "Where to write."),
 /// ]
 /// ```
@@ -38,6 +40,10 @@ public struct ArgumentDefinition: Sendable, Hashable {
     public var defaultValue: String?
     /// A missing required option or positional is a usage error before anything runs.
     public var isRequired: Bool
+    /// Every value the option accepts, when its type is a closed set (help and completion list them).
+    public var allowedValues: [String] = []
+    /// A flag that also accepts `--no-NAME` to turn it off; its `defaultValue` is "true" or "false".
+    public var isInvertible = false
 
     /// An option taking one value, `--name VALUE` or `--name=VALUE`.
     public static func option(_ name: String, short: Character? = nil, valueName: String,
@@ -45,6 +51,19 @@ public struct ArgumentDefinition: Sendable, Hashable {
                               isRequired: Bool = false) -> ArgumentDefinition {
         ArgumentDefinition(kind: .option, name: name, short: short, valueName: valueName,
                            help: help, defaultValue: defaultValue, isRequired: isRequired)
+    }
+
+    /// An option whose value is one of a closed set of words, such as an enum of raw values: its
+    /// value name, help and shell completion list the type's own cases, so they cannot drift.
+    public static func option<T: ExpressibleByArgument & CaseIterable & RawRepresentable>(
+        _ name: String, short: Character? = nil, values type: T.Type, help: String,
+        defaultValue: T? = nil, isRequired: Bool = false) -> ArgumentDefinition where T.RawValue == String {
+        let values = type.allCases.map(\.rawValue)
+        var definition = ArgumentDefinition(kind: .option, name: name, short: short,
+                                            valueName: values.joined(separator: "|"), help: help,
+                                            defaultValue: defaultValue?.rawValue, isRequired: isRequired)
+        definition.allowedValues = values
+        return definition
     }
 
     /// An option that may be given many times; its values are kept in order.
@@ -63,6 +82,15 @@ public struct ArgumentDefinition: Sendable, Hashable {
                            defaultValue: nil, isRequired: false)
     }
 
+    /// A flag with its opposite: `--NAME` turns it on, `--no-NAME` off, the last one given wins;
+    /// help shows `--[no-]NAME` and which is the default.
+    public static func flagPair(_ name: String, defaultValue: Bool, help: String) -> ArgumentDefinition {
+        var definition = ArgumentDefinition(kind: .flag, name: name, short: nil, valueName: "", help: help,
+                                            defaultValue: String(defaultValue), isRequired: false)
+        definition.isInvertible = true
+        return definition
+    }
+
     /// A value matched by position. Positionals are filled in declaration order; a repeating
     /// one must come last and takes every remaining value.
     public static func positional(_ name: String, valueName: String? = nil, help: String,
@@ -71,6 +99,15 @@ public struct ArgumentDefinition: Sendable, Hashable {
         ArgumentDefinition(kind: .positional(isRepeating: isRepeating), name: name, short: nil,
                            valueName: valueName ?? name, help: help, defaultValue: nil,
                            isRequired: isRequired)
+    }
+
+    /// A positional whose value is one of a closed set of words (see the option of that kind).
+    public static func positional<T: ExpressibleByArgument & CaseIterable & RawRepresentable>(
+        _ name: String, values type: T.Type, help: String) -> ArgumentDefinition where T.RawValue == String {
+        let values = type.allCases.map(\.rawValue)
+        var definition = positional(name, valueName: values.joined(separator: "|"), help: help)
+        definition.allowedValues = values
+        return definition
     }
 
     var isPositional: Bool {
@@ -90,9 +127,15 @@ public struct ArgumentDefinition: Sendable, Hashable {
     var synopsis: String {
         switch kind {
         case .option, .repeatingOption: return "--\(name) <\(valueName)>"
-        case .flag: return "--\(name)"
+        case .flag: return isInvertible ? "--[no-]\(name)" : "--\(name)"
         case .positional: return "<\(valueName)>"
         }
+    }
+
+    /// The long names the parser accepts for it: `--dry-run`; `--related` and `--no-related`.
+    var longNames: [String] {
+        if isPositional { return [] }
+        return isInvertible ? ["--\(name)", "--no-\(name)"] : ["--\(name)"]
     }
 
     /// The label in the help's ARGUMENTS or OPTIONS section: `-o, --output <path>`.

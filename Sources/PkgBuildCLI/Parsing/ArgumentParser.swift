@@ -6,6 +6,7 @@
 ///   option, so western longitudes work as typed. A lone `-` is a value too (stdin).
 /// - Any other token starting with `-` must be a declared option, or it is an error.
 /// - `--` ends the options: everything after it is positional.
+/// - A flag declared as a pair (`--[no-]related`) takes `--no-related` too; the last one wins.
 /// - `-h` / `--help` anywhere asks for help.
 enum ArgumentParser {
     static func parse(_ tokens: [String], definitions: [ArgumentDefinition]) throws -> ParsedArguments {
@@ -39,15 +40,20 @@ enum ArgumentParser {
             if token == "-h" || token == "--help" { throw HelpRequest() }
 
             let (name, inlineValue) = split(token)
-            guard let definition = lookup(name, in: definitions) else {
-                throw UsageError("Unknown option '\(name)'")
+            guard let found = lookup(name, in: definitions) else {
+                throw UsageError(unknownOptionMessage(name, definitions: definitions))
             }
+            let (definition, isNegated) = found
             switch definition.kind {
             case .flag:
                 if inlineValue != nil {
                     throw UsageError("The flag '\(definition.synopsis)' does not take a value")
                 }
-                flags.insert(definition.name)
+                if definition.isInvertible {
+                    values[definition.name, default: []].append(String(!isNegated))
+                } else {
+                    flags.insert(definition.name)
+                }
             case .option, .repeatingOption:
                 let value: String
                 if let inlineValue {
@@ -61,7 +67,7 @@ enum ArgumentParser {
                 values[definition.name, default: []].append(value)
             case .positional:
                 // lookup only finds options and flags
-                throw UsageError("Unknown option '\(name)'")
+                throw UsageError(unknownOptionMessage(name, definitions: definitions))
             }
         }
 
@@ -97,12 +103,27 @@ enum ArgumentParser {
         return (String(token[..<equals]), String(token[token.index(after: equals)...]))
     }
 
-    private static func lookup(_ name: String, in definitions: [ArgumentDefinition]) -> ArgumentDefinition? {
+    /// The option `name` stands for, and whether it is the `--no-` half of a flag pair.
+    private static func lookup(_ name: String,
+                               in definitions: [ArgumentDefinition]) -> (ArgumentDefinition, Bool)? {
         if name.hasPrefix("--") {
             let long = name.dropFirst(2)
-            return definitions.first { !$0.isPositional && $0.name == long }
+            if let plain = definitions.first(where: { !$0.isPositional && $0.name == long }) {
+                return (plain, false)
+            }
+            guard long.hasPrefix("no-") else { return nil }
+            let positive = long.dropFirst(3)
+            return definitions.first { $0.isInvertible && $0.name == positive }.map { ($0, true) }
         }
         guard name.count == 2, let letter = name.last else { return nil }
-        return definitions.first { !$0.isPositional && $0.short == letter }
+        return definitions.first { !$0.isPositional && $0.short == letter }.map { ($0, false) }
+    }
+
+    /// `Unknown option '--zom'; did you mean '--zoom'?`
+    static func unknownOptionMessage(_ name: String, definitions: [ArgumentDefinition]) -> String {
+        let message = "Unknown option '\(name)'"
+        guard name.hasPrefix("--") else { return message }
+        let candidates = definitions.flatMap(\.longNames) + ["--help"]
+        return Suggestion.message(message, typed: name, among: candidates)
     }
 }

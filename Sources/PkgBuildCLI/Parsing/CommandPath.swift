@@ -13,6 +13,12 @@ struct CommandPath {
     /// A group takes a subcommand rather than arguments, even while it has no children yet.
     var isGroup: Bool { current is any CommandGroup.Type || !configuration.subcommands.isEmpty }
 
+    /// What the current command accepts: its own arguments and, for a command that runs
+    /// (not a group), the options every command takes (`--quiet`, `--verbose`).
+    var arguments: [ArgumentDefinition] {
+        isGroup ? configuration.arguments : configuration.arguments + CommonOptions.all
+    }
+
     /// The words that invoke it: `pkgbuild source enable`.
     var commandLine: String {
         commands.map { $0.configuration.name }.joined(separator: " ")

@@ -1,7 +1,9 @@
 /// Help text, usage lines and usage-error messages, generated from the declarations so they
 /// cannot drift from what the parser accepts.
+///
+/// Text is wrapped to `width` columns: the terminal's (see `TerminalWidth`), 80 in a pipe.
 enum HelpGenerator {
-    static let width = 80
+    static let defaultWidth = 80
     /// Column where an entry's help starts; a longer label puts the help on the next line.
     static let helpColumn = 26
 
@@ -9,7 +11,7 @@ enum HelpGenerator {
     static let versionOption = ArgumentDefinition.flag("version", help: "Show the version.")
 
     /// The full help page of a command.
-    static func help(for path: CommandPath) -> String {
+    static func help(for path: CommandPath, width: Int = defaultWidth) -> String {
         let configuration = path.configuration
         var sections: [String] = []
 
@@ -19,23 +21,23 @@ enum HelpGenerator {
             overview += "\n\n" + TextWrapping.wrapParagraphs(configuration.discussion, width: width)
         }
         sections.append(overview)
-        sections.append(usage(for: path, prefix: "USAGE: "))
+        sections.append(usage(for: path, prefix: "USAGE: ", width: width))
 
         let positionals = configuration.arguments.filter(\.isPositional)
         if !positionals.isEmpty {
-            sections.append("ARGUMENTS:\n" + positionals.map(entry).joined(separator: "\n"))
+            sections.append("ARGUMENTS:\n" + positionals.map { entry($0, width: width) }.joined(separator: "\n"))
         }
 
-        var options = configuration.arguments.filter { !$0.isPositional }
+        var options = path.arguments.filter { !$0.isPositional }
         if path.isRoot && configuration.version != nil { options.append(versionOption) }
         options.append(helpOption)
-        sections.append("OPTIONS:\n" + options.map(entry).joined(separator: "\n"))
+        sections.append("OPTIONS:\n" + options.map { entry($0, width: width) }.joined(separator: "\n"))
 
         if path.isGroup {
             var list = configuration.subcommands.map { command in
-                entry(label: command.configuration.name, help: command.configuration.abstract)
+                entry(label: command.configuration.name, help: command.configuration.abstract, width: width)
             }
-            if path.isRoot { list.append(entry(label: "help", help: HelpCommand.abstract)) }
+            if path.isRoot { list.append(entry(label: "help", help: HelpCommand.abstract, width: width)) }
             let rootName = path.root.name
             let helpHint = path.isRoot
                 ? "See '\(rootName) help <subcommand>' for detailed help."
@@ -47,7 +49,7 @@ enum HelpGenerator {
     }
 
     /// `USAGE: pkgbuild tiles --area <bbox> [--zoom <range>] <package>`, wrapped.
-    static func usage(for path: CommandPath, prefix: String) -> String {
+    static func usage(for path: CommandPath, prefix: String, width: Int = defaultWidth) -> String {
         var units = [path.commandLine]
         let configuration = path.configuration
         if path.isGroup {
@@ -59,9 +61,9 @@ enum HelpGenerator {
     }
 
     /// What a usage error prints: the message, the usage line, where to read more.
-    static func usageError(_ message: String, path: CommandPath) -> String {
+    static func usageError(_ message: String, path: CommandPath, width: Int = defaultWidth) -> String {
         var text = "Error: \(message)\n"
-        text += usage(for: path, prefix: "Usage: ") + "\n"
+        text += usage(for: path, prefix: "Usage: ", width: width) + "\n"
         text += "  See '\(path.commandLine) --help' for more information.\n"
         return text
     }
@@ -72,19 +74,22 @@ enum HelpGenerator {
         return definition.isRequired ? unit : "[\(unit)]"
     }
 
-    private static func entry(_ definition: ArgumentDefinition) -> String {
+    private static func entry(_ definition: ArgumentDefinition, width: Int) -> String {
         var help = definition.help
-        if let defaultValue = definition.defaultValue {
+        if definition.isInvertible {
+            let isOn = definition.defaultValue == "true"
+            help += (help.isEmpty ? "" : " ") + "(default: --\(isOn ? "" : "no-")\(definition.name))"
+        } else if let defaultValue = definition.defaultValue {
             help += (help.isEmpty ? "" : " ") + "(default: \(defaultValue))"
         }
         if definition.isRepeating && !definition.isPositional {
             help += (help.isEmpty ? "" : " ") + "(may be repeated)"
         }
-        return entry(label: definition.helpLabel, help: help)
+        return entry(label: definition.helpLabel, help: help, width: width)
     }
 
     /// `  --area <bbox>           The area ...`, help wrapped at `helpColumn`.
-    private static func entry(label: String, help: String) -> String {
+    private static func entry(label: String, help: String, width: Int) -> String {
         let indentedLabel = "  " + label
         let pad = String(repeating: " ", count: helpColumn)
         if help.isEmpty { return indentedLabel }

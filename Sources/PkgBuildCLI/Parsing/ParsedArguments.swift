@@ -15,10 +15,14 @@ public struct ParsedArguments: Sendable {
         self.flagsGiven = flags
     }
 
-    /// Whether a flag was given.
+    /// Whether a flag was given; for a pair (`--[no-]related`), the last of the two given, or
+    /// its default when neither was.
     public func flag(_ name: String) -> Bool {
         let definition = self.definition(name)
         precondition(definition.kind == .flag, "'\(name)' is not declared as a flag")
+        if definition.isInvertible {
+            return (valuesByName[name]?.last ?? definition.defaultValue) == "true"
+        }
         return flagsGiven.contains(name)
     }
 

@@ -1,0 +1,27 @@
+/// `pkgbuild completion bash|zsh|fish`: a completion script generated from the command tree.
+struct CompletionCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "completion",
+        abstract: "Print a shell completion script for subcommands, options and their values.",
+        discussion: """
+            The script is generated from the commands themselves, so it completes every \
+            subcommand, option and option value this version has.
+
+            bash: add 'source <(pkgbuild completion bash)' to ~/.bashrc.
+
+            zsh: pkgbuild completion zsh > "${fpath[1]}/_pkgbuild", or source it after compinit.
+
+            fish: pkgbuild completion fish > ~/.config/fish/completions/pkgbuild.fish
+            """,
+        arguments: [.positional("shell", values: CompletionShell.self, help: "The shell to complete in.")])
+
+    let shell: CompletionShell
+
+    init(_ arguments: ParsedArguments) throws {
+        shell = try arguments.required("shell")
+    }
+
+    func run(_ context: CommandContext) throws {
+        context.write(shell.script(root: PkgBuild.self))
+    }
+}
