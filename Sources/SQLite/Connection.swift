@@ -40,8 +40,9 @@ public final class Connection {
     ///     `SQLITE_BUSY`; nil or 0 fails at once.
     ///   - journalMode: set the journal mode after opening (`.wal` lets readers and one writer
     ///     work at the same time); nil leaves the file's mode as it is.
-    /// - Throws: ``SQLiteError`` naming the path when the file cannot be opened, or when the
-    ///   journal mode cannot be set.
+    /// - Throws: ``SQLiteError`` naming the path when the file cannot be opened (in words: no
+    ///   such file, a directory, not an SQLite database; see ``SQLiteError/isFileProblem``), or
+    ///   when the journal mode cannot be set.
     public init(path: String, mode: OpenMode = .create, uri: Bool = false,
                 busyTimeout: Double? = nil, journalMode: JournalMode? = nil) throws {
         var flags: Int32
@@ -55,6 +56,8 @@ public final class Connection {
         if uri { flags |= SQLITE_OPEN_URI }
 
         _ = Connection.processConfiguration
+        let isFile = Self.namesFile(path, uri: uri)
+        if isFile { try mode == .create ? Self.checkParentDirectory(path) : Self.checkExistingFile(path) }
         var db = try Self.open(path, flags: flags)
         if mode == .readOnly && !uri && !Self.canRead(db) {
             // A file the user may only read, in a directory they may not write: SQLite cannot
@@ -63,6 +66,12 @@ public final class Connection {
             sqlite3_close_v2(db)
             try Self.checkNothingOutsideMainFile(path)
             db = try Self.open(Self.immutableURI(path), flags: flags | SQLITE_OPEN_URI, reportedPath: path)
+        }
+        if isFile && mode != .create {
+            do { try Self.checkIsDatabase(db, path: path) } catch {
+                sqlite3_close_v2(db)
+                throw error
+            }
         }
         handle = db
         self.path = path
