@@ -36,23 +36,42 @@ public enum CommandRunner {
             let message = ArgumentParser.looksLikeOption(token)
                 ? "Unknown option '\(token.split(separator: "=", maxSplits: 1)[0])'"
                 : "Unknown subcommand '\(token)'"
-            return reportUsageError(UsageError(message), path: path, context: context)
+            return report(UsageError(message), path: path, context: context,
+                          as: .init(json: asksForJSON(arguments[index...]), inputs: []))
         }
+        return runLeaf(path: path, arguments: Array(arguments[index...]), context: context)
+    }
 
+    /// Parses the leaf command's own arguments and runs it.
+    private static func runLeaf(path: CommandPath, arguments: [String], context: CommandContext) -> Int32 {
         let command: any Command
+        var errorForm = ErrorForm(json: asksForJSON(arguments[...]), inputs: [])
         do {
-            let parsed = try ArgumentParser.parse(Array(arguments[index...]),
-                                                  definitions: path.configuration.arguments)
+            let parsed = try ArgumentParser.parse(arguments, definitions: path.configuration.arguments)
+            errorForm.inputs = ErrorReport.inputs(of: parsed)
             command = try path.current.init(parsed)
         } catch {
-            return report(error, path: path, context: context)
+            return report(error, path: path, context: context, as: errorForm)
         }
         do {
             try command.run(context)
             return ExitCode.success.rawValue
         } catch {
-            return report(error, path: path, context: context)
+            return report(error, path: path, context: context, as: errorForm)
         }
+    }
+
+    /// How errors are printed: as text, or (under `--json`) as an ``ErrorReport`` naming the
+    /// input at fault among the ones given.
+    private struct ErrorForm {
+        var json: Bool
+        var inputs: [(name: String, value: String)]
+    }
+
+    /// Whether `--json` is among the options, so that even a command line that does not parse
+    /// gets its error as JSON. Tokens after `--` are values.
+    private static func asksForJSON(_ arguments: ArraySlice<String>) -> Bool {
+        arguments.prefix(while: { $0 != "--" }).contains("--json")
     }
 
     /// `pkgbuild help [subcommand ...]`: the help page of the named command.
@@ -71,25 +90,34 @@ public enum CommandRunner {
         return ExitCode.success.rawValue
     }
 
-    private static func report(_ error: any Error, path: CommandPath,
-                               context: CommandContext) -> Int32 {
+    private static func report(_ error: any Error, path: CommandPath, context: CommandContext,
+                               as form: ErrorForm = ErrorForm(json: false, inputs: [])) -> Int32 {
         // The modules below stop on Ctrl-C with Swift's own error: it ends with 130 like ours.
         let error = error is Swift.CancellationError ? CancellationError() : error
+        let code: ExitCode
         switch error {
         case is HelpRequest:
             context.write(HelpGenerator.help(for: path))
             return ExitCode.success.rawValue
-        case let usageError as UsageError:
-            return reportUsageError(usageError, path: path, context: context)
         case let exitCode as ExitCode:
+            // Already reported (a sync's report listing its conflicts).
             return exitCode.rawValue
+        case let usageError as UsageError where !form.json:
+            return reportUsageError(usageError, path: path, context: context)
         case let providing as any ExitCodeProviding:
-            context.printError("Error: \(describe(error))")
-            return providing.exitCode.rawValue
+            code = providing.exitCode
         default:
-            context.printError("Error: \(describe(error))")
-            return ExitCode.failure.rawValue
+            code = .failure
         }
+        let message = describe(error)
+        if form.json {
+            let report = ErrorReport(kind: ErrorKind.of(error), message: message,
+                                     input: ErrorReport.input(named: message, among: form.inputs))
+            context.printError(report.json.compact)
+        } else {
+            context.printError("Error: \(message)")
+        }
+        return code.rawValue
     }
 
     private static func reportUsageError(_ error: UsageError, path: CommandPath,

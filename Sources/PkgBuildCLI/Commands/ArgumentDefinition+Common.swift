@@ -26,8 +26,8 @@ extension ArgumentDefinition {
         "max-tiles", valueName: "N", help: "Refuse to start when the basemap needs more tiles than N.",
         defaultValue: String(TileCoverage.defaultMaxTiles))
 
-    /// `--json`, worded the same everywhere: "Print the <what> as JSON."
+    /// `--json`, worded the same everywhere: "Print the <what> as JSON; errors too, on stderr."
     static func json(_ what: String) -> ArgumentDefinition {
-        .flag("json", help: "Print the \(what) as JSON.")
+        .flag("json", help: "Print the \(what) as JSON; errors too, on stderr.")
     }
 }

@@ -44,20 +44,28 @@ struct SourceUnregisterCommand: Command {
         arguments: [
             SourceCommand.sourceArgument,
             .positional("id", valueName: "ID", help: "The replica id (see 'pkgbuild source replicas')."),
+            .json("result"),
         ])
 
     let source: String
     let id: String
+    let json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         source = try arguments.required("source", as: String.self)
         id = try arguments.required("id", as: String.self)
+        json = arguments.flag("json")
     }
 
     func run(_ context: CommandContext) throws {
         // A sync or an extraction may hold the write lock for a while; wait for it.
         let geoPackage = try SourceCommand.open(source, busyTimeout: 30)
         try SourceGeodatabase(connection: geoPackage.connection).unregisterReplica(id: id)
+        if json {
+            context.print(JSONValue.object(["source": .string(source), "replica_id": .string(id),
+                                            "unregistered": .bool(true)]).prettyPrinted)
+            return
+        }
         context.print("Replica \(id) unregistered from \(source).")
     }
 }

@@ -93,12 +93,14 @@ struct ResolveCommand: Command {
             .option("id", valueName: "GLOBALID", help: "The conflicts of one row."),
             .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),
             .option("take", valueName: "package|source", help: "The side whose value wins.", isRequired: true),
+            .json("decisions"),
         ])
 
     let package: String
     let globalID: String?
     let column: String?
     let take: ConflictSide
+    let json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package", as: String.self)
@@ -108,11 +110,19 @@ struct ResolveCommand: Command {
         if all == (globalID != nil) { throw UsageError("give either --all or --id GLOBALID") }
         if column != nil && globalID == nil { throw UsageError("--column needs --id") }
         take = try arguments.required("take", as: ConflictSide.self)
+        json = arguments.flag("json")
     }
 
     func run(_ context: CommandContext) throws {
         let count = try PackageConflicts.resolve(package: URL(fileURLWithPath: package), globalID: globalID,
                                                  column: column, take: take)
+        if json {
+            context.print(JSONValue.object([
+                "package": .string(package), "globalid": .string(globalID), "column": .string(column),
+                "take": .string(take.rawValue), "conflicts": .int(count),
+            ]).prettyPrinted)
+            return
+        }
         context.print("\(count) conflict\(count == 1 ? "" : "s") will take the \(take.rawValue)'s value at the next sync.")
     }
 }
