@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 
 /// Parses a command line against a command tree and runs the command it names, turning every
 /// outcome into an exit code and text on the context's stdout or stderr.
@@ -46,15 +47,18 @@ public enum CommandRunner {
     private static func runLeaf(path: CommandPath, arguments: [String], context: CommandContext) -> Int32 {
         let command: any Command
         var errorForm = ErrorForm(json: asksForJSON(arguments[...]), inputs: [])
+        let lockWait: LockWait
         do {
             let parsed = try ArgumentParser.parse(arguments, definitions: path.configuration.arguments)
             errorForm.inputs = ErrorReport.inputs(of: parsed)
+            errorForm.hasLockTimeout = parsed.definitions.contains { $0.name == "lock-timeout" }
+            lockWait = Self.lockWait(timeout: try lockTimeout(parsed), context: context)
             command = try path.current.init(parsed)
         } catch {
             return report(error, path: path, context: context, as: errorForm)
         }
         do {
-            try command.run(context)
+            try LockWait.$current.withValue(lockWait) { try command.run(context) }
             return ExitCode.success.rawValue
         } catch {
             return report(error, path: path, context: context, as: errorForm)
@@ -66,6 +70,7 @@ public enum CommandRunner {
     private struct ErrorForm {
         var json: Bool
         var inputs: [(name: String, value: String)]
+        var hasLockTimeout = false
     }
 
     /// Whether `--json` is among the options, so that even a command line that does not parse
@@ -109,9 +114,11 @@ public enum CommandRunner {
         default:
             code = .failure
         }
-        let message = describe(error)
+        var message = describe(error)
+        let kind = ErrorKind.of(error, message: message)
+        if kind == "locked" { message += lockHint(hasOption: form.hasLockTimeout) }
         if form.json {
-            let report = ErrorReport(kind: ErrorKind.of(error), message: message,
+            let report = ErrorReport(kind: kind, message: message,
                                      input: ErrorReport.input(named: message, among: form.inputs))
             context.printError(report.json.compact)
         } else {

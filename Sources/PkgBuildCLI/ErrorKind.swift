@@ -11,6 +11,13 @@ import TilePackage
 /// the error came from. The README lists them ("Errors under --json"); a new kind is added
 /// there too, and an existing one never changes meaning.
 enum ErrorKind {
+    /// - Parameter message: the error's words; a lock another process held is `locked` whichever
+    ///   module's error carries SQLite's report of it.
+    static func of(_ error: any Error, message: String) -> String {
+        if message.contains(SQLiteError.heldByAnotherProcess) { return "locked" }
+        return of(error)
+    }
+
     static func of(_ error: any Error) -> String {
         switch error {
         case is UsageError: return "usage"

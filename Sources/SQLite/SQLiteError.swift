@@ -74,6 +74,10 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         path != nil && sql == nil && (code == SQLITE_CANTOPEN || isNotADatabase)
     }
 
+    /// The words of a lock another process held past the busy timeout; messages that wrap
+    /// such an error keep them, so the CLI can tell it from other failures.
+    public static let heldByAnotherProcess = "held by another process"
+
     /// What to write after a message that already names the file: for a file problem only the
     /// words ("it is a directory, not a database file"), otherwise the whole description.
     public var reasonAfterPath: String { isFileProblem ? message : description }
@@ -82,6 +86,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// words it, with the SQL or the path.
     public var description: String {
         if isFileProblem, let path { return "\(path): \(message)" }
+        if isBusy, let path { return "\(path) is \(message)" }
         var text = "SQLite error \(code): \(message)"
         if let sql { text += " - while executing \"\(sql)\"" }
         if let path { text += " - while opening \"\(path)\"" }

@@ -26,6 +26,7 @@ struct EditCommand: Command {
             .option("input-crs", valueName: "CRS", help: "The CRS of --move and --geometry.", defaultValue: "EPSG:4326"),
             .flag("delete", help: "Delete the feature. Related rows are kept (and named)."),
             .flag("cascade", help: "With --delete: delete the rows the feature is the origin of, too."),
+            .lockTimeout,
             .json("result"),
         ])
 

@@ -23,6 +23,7 @@ public struct SourceEnableCommand: Command {
             SourceCommand.sourceArgument,
             .repeatingOption("table", valueName: "NAME", help: "A table to track. (default: every feature and attribute table)"),
             .flag("no-wal", help: "Keep the file's journal mode instead of switching to WAL."),
+            .lockTimeout,
             .json("result"),
         ])
 

@@ -44,6 +44,7 @@ struct SourceUnregisterCommand: Command {
         arguments: [
             SourceCommand.sourceArgument,
             .positional("id", valueName: "ID", help: "The replica id (see 'pkgbuild source replicas')."),
+            .lockTimeout,
             .json("result"),
         ])
 
@@ -58,7 +59,7 @@ struct SourceUnregisterCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
-        // A sync or an extraction may hold the write lock for a while; wait for it.
+        // A sync or an extraction may hold the write lock for a while; wait for it (--lock-timeout).
         let geoPackage = try SourceCommand.open(source, busyTimeout: 30)
         try SourceGeodatabase(connection: geoPackage.connection).unregisterReplica(id: id)
         if json {

@@ -25,6 +25,7 @@ struct SyncCommand: Command {
                 the source's current state; every pending edit and every row where package and source differ \
                 becomes a conflict to resolve.
                 """),
+            .lockTimeout,
             .json("report"),
         ])
 
@@ -37,7 +38,8 @@ struct SyncCommand: Command {
         options = SyncOptions(source: try arguments.value("source", as: String.self),
                               direction: try arguments.required("direction", as: SyncDirection.self),
                               policy: try arguments.required("on-conflict", as: ConflictPolicy.self),
-                              dryRun: arguments.flag("dry-run"), reattach: arguments.flag("reattach"))
+                              dryRun: arguments.flag("dry-run"), reattach: arguments.flag("reattach"),
+                              busyTimeout: try CommandRunner.lockTimeout(arguments) ?? 60)
         json = arguments.flag("json")
     }
 
@@ -93,6 +95,7 @@ struct ResolveCommand: Command {
             .option("id", valueName: "GLOBALID", help: "The conflicts of one row."),
             .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),
             .option("take", valueName: "package|source", help: "The side whose value wins.", isRequired: true),
+            .lockTimeout,
             .json("decisions"),
         ])
 
