@@ -79,7 +79,8 @@ public struct SyncReport: Sendable {
     public enum Status: String, Sendable {
         /// Everything that could go went; nothing is left pending.
         case completed
-        /// Stopped on conflicts the policy left unresolved; nothing changed on either side.
+        /// Stopped on conflicts the policy left unresolved: no row changed on either side, the
+        /// conflicts are recorded in the package, and nothing is counted as uploaded or downloaded.
         case stoppedOnConflicts = "stopped-on-conflicts"
         /// Applied, but some changes stay pending (constraint conflicts, download-only layers).
         case completedWithPending = "completed-with-pending"
@@ -98,7 +99,8 @@ public struct SyncReport: Sendable {
     public var generationAfter: Int64
     /// Rows written at the source.
     public var uploaded: RowCounts
-    /// Rows written in the package from source changes.
+    /// Rows written in the package from source changes, rows whose local edit was merged with
+    /// source changes included.
     public var downloaded: RowCounts
     /// Rows removed from the package because they no longer belong in it, each with why.
     public var left: [DepartedRow] = []

@@ -220,7 +220,7 @@ final class SyncRun {
         // 3. Upload in one source transaction. A dry run keeps it open (uncommitted) through
         // the download and rolls it back at the end.
         var keep = Set<RowKey>()
-        var settled = Set<RowKey>()
+        var settled = Set<RowKey>(), merged = Set<RowKey>()
         var sourceOpen = false
         defer { if sourceOpen { try? source.execute("ROLLBACK") } }
         if options.dryRun {
@@ -235,6 +235,7 @@ final class SyncRun {
                     report.conflicts = outcome.conflicts
                     report.uploaded = outcome.counts
                     settled = outcome.settled
+                    merged = outcome.merged
                 } else {
                     report.resumed = true
                     report.conflicts = try ConflictStore.recordedAtSource(syncID: syncID, in: source)
@@ -242,7 +243,7 @@ final class SyncRun {
             } catch let stopped as StoppedOnConflicts {
                 // Nothing changed at the source; the package records the conflicts only.
                 report.conflicts = stopped.outcome.conflicts
-                report.uploaded = stopped.outcome.counts
+                // Rolled back: whatever the upload had written is not applied.
                 report.status = .stoppedOnConflicts
                 report.pendingAfter = changes.count + laterEdits.count
                 if options.dryRun { throw DryRunFinished(report: report) }
@@ -291,7 +292,8 @@ final class SyncRun {
             uploadedRows[tier(table)].append((change.globalID, table))
         }
         for (globalID, table) in uploadedRows.joined() {
-            _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: false)
+            try bringUploadedRow(globalID, table: table, scope: scope, report: &report,
+                                 merged: merged.contains(RowKey(table.name, globalID)))
         }
         if options.direction.downloads {
             var later: [[(String, SyncTable)]] = [[], [], []]
@@ -405,6 +407,9 @@ final class SyncRun {
         /// Uploaded rows the source now holds exactly as the package does (no geometry edit
         /// either, so they cannot have left the area): the download need not bring them back.
         var settled = Set<RowKey>()
+        /// Uploaded rows whose source row keeps values of its own (source changes merged with the
+        /// local edit, or a conflict the source won): the package takes them, a download.
+        var merged = Set<RowKey>()
         /// Unresolved conflicts under the `fail` policy: nothing may change.
         var stop = false
     }
@@ -450,6 +455,7 @@ final class SyncRun {
             if result.leavesRowsEqual && !geometryEdited && change.operation != .insert && table.cut.filter == nil {
                 outcome.settled.insert(RowKey(change.table, change.globalID))
             }
+            if !result.leavesRowsEqual { outcome.merged.insert(RowKey(change.table, change.globalID)) }
             plans.append((change, table, result))
         }
         if plans.contains(where: { $0.2.isUnresolved }) {
