@@ -17,9 +17,11 @@ extension CommandRunner {
     /// The policy a command runs under: its `--lock-timeout`, and on a terminal a line on
     /// stderr when a wait begins.
     static func lockWait(timeout: Double?, context: CommandContext) -> LockWait {
-        guard context.isTerminal else { return LockWait(timeout: timeout) }
+        let cancellation = context.cancellation
+        let isCancelled: @Sendable () -> Bool = { cancellation.isCancelled }
+        guard context.isTerminal else { return LockWait(timeout: timeout, isCancelled: isCancelled) }
         let stderr = context.stderr
-        return LockWait(timeout: timeout) { path, limit in
+        return LockWait(timeout: timeout, isCancelled: isCancelled) { path, limit in
             stderr.write("Waiting for \(path): another process holds it (giving up after \(Self.seconds(limit)) s; "
                 + "--lock-timeout SECONDS to change)...\n")
         }

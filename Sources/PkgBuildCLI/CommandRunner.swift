@@ -97,8 +97,10 @@ public enum CommandRunner {
 
     private static func report(_ error: any Error, path: CommandPath, context: CommandContext,
                                as form: ErrorForm = ErrorForm(json: false, inputs: [])) -> Int32 {
-        // The modules below stop on Ctrl-C with Swift's own error: it ends with 130 like ours.
-        let error = error is Swift.CancellationError ? CancellationError() : error
+        // The modules below stop on Ctrl-C with Swift's own error: it ends with 130 like ours;
+        // so does a wait for a lock that Ctrl-C cut short.
+        let error = error is Swift.CancellationError
+            || (context.isCancelled && describe(error).contains(SQLiteError.heldByAnotherProcess)) ? CancellationError() : error
         let code: ExitCode
         switch error {
         case is HelpRequest:

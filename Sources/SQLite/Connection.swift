@@ -79,7 +79,7 @@ public final class Connection {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         let policy = LockWait.current
-        busyWaiter = BusyWaiter(timeout: 0, path: path, onWait: policy.onWait)
+        busyWaiter = BusyWaiter(timeout: 0, path: path, policy: policy)
         if let busyTimeout {
             // Observers do not run for assignments in the type's own initializer. A connection
             // that waits at all waits as long as the command line was told to.

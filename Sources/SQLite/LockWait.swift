@@ -10,9 +10,13 @@ public struct LockWait: Sendable {
     public var timeout: Double?
     /// Called (on the waiting thread) with the database's path and the seconds it will wait.
     public var onWait: (@Sendable (_ path: String, _ limit: Double) -> Void)?
+    /// Polled while waiting: once true (Ctrl-C), the wait ends at once with `SQLITE_BUSY`.
+    public var isCancelled: (@Sendable () -> Bool)?
 
-    public init(timeout: Double? = nil, onWait: (@Sendable (_ path: String, _ limit: Double) -> Void)? = nil) {
+    public init(timeout: Double? = nil, isCancelled: (@Sendable () -> Bool)? = nil,
+                onWait: (@Sendable (_ path: String, _ limit: Double) -> Void)? = nil) {
         self.timeout = timeout
+        self.isCancelled = isCancelled
         self.onWait = onWait
     }
 
@@ -27,13 +31,15 @@ final class BusyWaiter {
     var timeout: Double
     let path: String
     let onWait: (@Sendable (_ path: String, _ limit: Double) -> Void)?
+    let isCancelled: (@Sendable () -> Bool)?
     private var started = Date()
     private var announced = false
 
-    init(timeout: Double, path: String, onWait: (@Sendable (_ path: String, _ limit: Double) -> Void)?) {
+    init(timeout: Double, path: String, policy: LockWait) {
         self.timeout = timeout
         self.path = path
-        self.onWait = onWait
+        onWait = policy.onWait
+        isCancelled = policy.isCancelled
     }
 
     /// The C callback; `userdata` is an unretained `BusyWaiter` the connection keeps alive.
@@ -48,7 +54,7 @@ final class BusyWaiter {
         let now = Date()
         if count == 0 { started = now }
         let waited = now.timeIntervalSince(started)
-        guard waited < timeout else { return false }
+        guard waited < timeout, isCancelled?() != true else { return false }
         if !announced && waited >= 0.5 {
             // Once per connection: a sync waits on many statements, a person needs one line.
             announced = true

@@ -37,10 +37,14 @@ public struct SyncOptions: Sendable {
     /// Called at each ``SyncCrashPoint``; a throw stops the sync there, leaving both databases
     /// as a crash would (open transactions roll back, nothing else is cleaned up).
     public var crashHook: (@Sendable (SyncCrashPoint) throws -> Void)?
+    /// Polled at the safe points of the protocol (before the source commits the upload); once
+    /// it answers true the sync stops there with Swift's `CancellationError`, nothing applied
+    /// on either side. After the source committed, the sync runs to its end.
+    public var isCancelled: (@Sendable () -> Bool)?
 
     public init(source: String? = nil, direction: SyncDirection = .bidirectional, policy: ConflictPolicy = .fail,
                 dryRun: Bool = false, reattach: Bool = false, busyTimeout: Double = 120,
-                crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil) {
+                crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil, isCancelled: (@Sendable () -> Bool)? = nil) {
         self.source = source
         self.direction = direction
         self.policy = policy
@@ -48,6 +52,7 @@ public struct SyncOptions: Sendable {
         self.reattach = reattach
         self.busyTimeout = busyTimeout
         self.crashHook = crashHook
+        self.isCancelled = isCancelled
     }
 }
 

@@ -81,6 +81,7 @@ public final class SyncSession {
         }
         let scope = RegisteredScope(replica)
         state = scope.applied(to: state)
+        try Self.checkCancelled(options)
         // Columns added at the source come in first: the schemas read next are the sync's.
         try SchemaMigration.apply(try SchemaMigration.plan(package: package.connection, source: source.connection),
                                   package: package.connection, source: source.connection, dryRun: options.dryRun)
@@ -151,6 +152,9 @@ final class SyncRun {
     var pendingRows = Set<RowKey>()
     /// Pending rows the download had a source change for: the next download brings them.
     var deferred = Set<RowKey>()
+    /// The source committed this sync's upload (or had it already): from here on the sync
+    /// runs to its end (`SyncCancellation`).
+    var sourceCommitted = false
 
     func crash(_ point: SyncCrashPoint) throws {
         try options.crashHook?(point)
@@ -165,6 +169,7 @@ final class SyncRun {
         let tracking = PackageChangeTracking(connection: package)
         var syncID = state.pendingSyncID ?? GlobalID.make()
         var throughPosition = state.pendingPosition ?? 0
+        try checkCancelled()
 
         // 1. Record the pending sync before the source is touched (a dry run records nothing).
         if options.dryRun {
@@ -190,6 +195,9 @@ final class SyncRun {
             }
         } catch let finished as DryRunFinished {
             return finished.report
+        } catch let stop as CancellationError {
+            if state.pendingSyncID == nil && !options.dryRun && !sourceCommitted { try forgetPendingSync() }
+            throw stop
         }
     }
 
@@ -252,6 +260,7 @@ final class SyncRun {
                 try InFlightImages.clear(tables, in: package)
                 return report
             }
+            sourceCommitted = !options.dryRun
         }
         if options.direction.uploads {
             for conflict in report.conflicts where !conflict.kind.isWinnable && conflict.resolution == nil {
@@ -358,13 +367,15 @@ final class SyncRun {
     }
 
     /// Runs `body`, again while it fails only because another connection holds the lock past
-    /// the busy timeout, until the timeout has passed once more.
+    /// the busy timeout, until the timeout has passed once more, or Ctrl-C cut the wait short
+    /// at a safe point.
     func withRetryOnBusy<T>(_ body: () throws -> T) throws -> T {
         let deadline = Date().addingTimeInterval(options.busyTimeout)
         while true {
             do {
                 return try body()
             } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+                try checkCancelled()
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }
@@ -386,6 +397,7 @@ final class SyncRun {
                     let outcome = options.direction.uploads ? try upload(changes, syncID: syncID, decisions: decisions) : UploadOutcome()
                     if outcome.stop { throw StoppedOnConflicts(outcome: outcome) }
                     try ConflictStore.recordAtSource(outcome.conflicts, syncID: syncID, in: source)
+                    try checkCancelled()  // the last safe point: the commit follows
                     if !options.dryRun {
                         try sourceGDB.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try sourceGDB.generation())
                     }
@@ -425,6 +437,7 @@ final class SyncRun {
         plans.reserveCapacity(changes.count)
         let discards = try ConflictStore.discards(in: package)
         for change in changes {
+            if plans.count % Self.rowsBetweenChecks == 0 { try checkCancelled() }
             guard let table = tablesByName[change.table.lowercased()] else { continue }
             if discards.contains(RowKey(change.table, change.globalID)) {
                 let result = RowReconciliation(conflicts: [discarded(change, in: table)])

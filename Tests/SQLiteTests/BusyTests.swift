@@ -74,7 +74,7 @@ struct BusyTests {
         let path = try makeWALFile(dir)
         let holder = try Connection(path: path, mode: .readWrite, journalMode: .wal)
         let heard = HeardWaits()
-        let policy = LockWait(timeout: 0.8) { path, limit in heard.append("\(path) \(limit)") }
+        let policy = LockWait(timeout: 0.8, onWait: { path, limit in heard.append("\(path) \(limit)") })
         let waiter = try LockWait.$current.withValue(policy) { try Connection(path: path, mode: .readWrite, busyTimeout: 30) }
         // A connection that does not wait keeps not waiting.
         let impatient = try LockWait.$current.withValue(policy) { try Connection(path: path, mode: .readWrite) }

@@ -72,6 +72,22 @@ struct LockWaitTests {
         _ = url
     }
 
+    @Test("Ctrl-C during the wait ends it at once with exit 130, not at the timeout")
+    func ctrlCEndsTheWait() throws {
+        let (fixture, url, holder) = try heldSource()
+        defer { try? holder.execute("ROLLBACK") }
+        let before = try fixture.snapshot(url)
+        let cancellation = Cancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { cancellation.cancel() }
+        let start = Date()
+        let result = CLI.run(["sync", url.path, "--lock-timeout", "60"], cancellation: cancellation)
+        let waited = Date().timeIntervalSince(start)
+        #expect(result.exitCode == 130, "\(result.stderr)")
+        #expect(waited < 30, "waited \(waited) s")
+        try holder.execute("ROLLBACK")
+        #expect(try fixture.snapshot(url) == before)
+    }
+
     @Test("a negative --lock-timeout is a usage error")
     func negativeTimeout() {
         let result = CLI.run(["sync", "a.pkg", "--lock-timeout", "-1"])

@@ -10,6 +10,8 @@ struct SyncCommand: Command {
             Each local change is compared column by column with the source's row and the row's \
             base. Conflicts are settled by --on-conflict (fail: change nothing and exit 2), and \
             always recorded in the package; see 'pkgbuild conflicts' and 'pkgbuild resolve'. \
+            Ctrl-C stops it at the next safe point (exit 130): before the source takes the \
+            upload, with nothing applied on either side; after, once the sync is complete. \
             Safe to re-run after an interruption.
             """,
         arguments: [
@@ -44,11 +46,23 @@ struct SyncCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
-        let report = try SyncSession(package: URL(fileURLWithPath: package), options: options).run()
+        var options = self.options
+        // Ctrl-C stops the sync at its next safe point: before the source commits, with nothing
+        // applied; after, at the end.
+        options.isCancelled = { context.isCancelled }
+        let report: SyncReport
+        do {
+            report = try SyncSession(package: URL(fileURLWithPath: package), options: options).run()
+        } catch is Swift.CancellationError {
+            throw CancellationError("sync interrupted: nothing was applied on either side; run it again to sync")
+        }
         if json {
             context.print(SyncJSON.report(report).prettyPrinted)
         } else {
             context.write(SyncJSON.text(report))
+        }
+        if context.isCancelled {
+            throw CancellationError("sync interrupted after the source had taken the upload, so it ran to its end (reported above)")
         }
         if report.hasUnresolved { throw ExitCode.conflicts }
     }
