@@ -280,6 +280,8 @@ public enum Extractor {
             schema = try GeoPackageSchema.read(from: connection)
         } catch let error as GeodatabaseError {
             throw ExtractError(.source, "source \(request.source): \(error.message)")
+        } catch let error as SQLiteError where error.isFileProblem {
+            throw ExtractError(.source, "source \(request.source) is not a GeoPackage: \(error.message)")
         } catch let error as SQLiteError where error.isReadOnly {
             // A GeoPackage this user cannot read without write access (see Connection's read-only open).
             throw ExtractError(.source, "source \(request.source): \(error.message)")

@@ -17,7 +17,7 @@ public enum ManifestJSON: Sendable, Hashable, Codable {
         do {
             self = try JSONDecoder().decode(ManifestJSON.self, from: Data(text.utf8))
         } catch {
-            throw ExtractError(.package, "not a JSON document: \(error.localizedDescription)")
+            throw ExtractError(.package, "not a JSON document: \((error as? DecodingError)?.words ?? error.localizedDescription)")
         }
     }
 

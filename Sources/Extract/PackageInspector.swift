@@ -58,7 +58,7 @@ public enum PackageInspector {
         if files[PackageDirectory.dataFileName] != nil {
             let db: Connection
             do { db = try Connection(path: dataURL.path, mode: .readOnly) } catch {
-                throw ExtractError(.package, "cannot open \(dataURL.path): \(error)")
+                throw ExtractError(.package, "cannot open \(dataURL.path): \((error as? SQLiteError)?.reasonAfterPath ?? "\(error)")")
             }
             do {
                 layers = try readLayers(db, manifest: manifest, options: options, warnings: &warnings)

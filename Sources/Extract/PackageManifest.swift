@@ -125,12 +125,20 @@ public struct PackageManifest: Sendable, Hashable, Codable {
     }
 
     /// Reads a manifest.
-    /// - Throws: `ExtractError` (`.package`) naming the file when it is missing, not JSON or of
-    ///   another format version.
+    /// - Throws: `ExtractError` (`.package`) naming the file when it is missing, not JSON, lacks a
+    ///   key or holds one of the wrong type (naming the key), or is of another format version.
     public static func read(from url: URL) throws -> PackageManifest {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ExtractError(.package, "\(url.deletingLastPathComponent().path) has no \(url.lastPathComponent)")
+        }
+        guard !isDirectory.boolValue else {
+            throw ExtractError(.package, "\(url.path) is a directory, not a package manifest")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ExtractError(.package, "cannot read \(url.path): \(error.localizedDescription)")
+            let reason = FileManager.default.isReadableFile(atPath: url.path) ? error.localizedDescription : "permission denied"
+            throw ExtractError(.package, "cannot read \(url.path): \(reason)")
         }
         let manifest: PackageManifest
         let decoder = JSONDecoder()
@@ -139,8 +147,8 @@ public struct PackageManifest: Sendable, Hashable, Codable {
         decoder.keyDecodingStrategy = .custom { path in
             SnakeCaseKey(camelCase: path.last?.stringValue ?? "")
         }
-        do { manifest = try decoder.decode(PackageManifest.self, from: data) } catch {
-            throw ExtractError(.package, "\(url.path) is not a package manifest: \(error)")
+        do { manifest = try decoder.decode(PackageManifest.self, from: data) } catch let error as DecodingError {
+            throw ExtractError(.package, "\(url.path) is not a package manifest: \(error.words)")
         }
         guard manifest.formatVersion == currentFormatVersion else {
             throw ExtractError(.package, "\(url.path) has package format version \(manifest.formatVersion); "

@@ -53,7 +53,7 @@ final class SourceReader {
         let connection: Connection
         // A source in rollback-journal mode is locked while an office edit commits: wait for it.
         do { connection = try Connection(path: sourcePath, mode: .readOnly, busyTimeout: 30) } catch {
-            throw ExtractError(.source, "cannot open \(sourcePath): \(error)")
+            throw ExtractError(.source, "cannot open \(sourcePath): \((error as? SQLiteError)?.reasonAfterPath ?? "\(error)")")
         }
         // SQLite's default cache, stated: the read's memory stays bounded whatever the source's size.
         try connection.execute("PRAGMA cache_size = -2000")

@@ -1,3 +1,4 @@
+import Foundation
 import SQLite
 
 /// An open GeoPackage (OGC GeoPackage 1.x): an SQLite connection with the SQL functions
@@ -22,6 +23,8 @@ public final class GeoPackage {
     ///   failures of SQLite.
     public init(path: String, readOnly: Bool = false, busyTimeout: Double = 5) throws {
         do {
+            // A missing file reads better as "PATH: no such file" than as "not a GeoPackage".
+            if let error = Self.missing(path) { throw error }
             connection = try Connection(path: path, mode: readOnly ? .readOnly : .readWrite,
                                         busyTimeout: busyTimeout)
             let coreTables = try connection.scalar("""
@@ -37,5 +40,11 @@ public final class GeoPackage {
         }
         self.path = path
         try Self.registerFunctions(on: connection)
+    }
+
+    private static func missing(_ path: String) -> GeodatabaseError? {
+        var info = stat()
+        guard stat(path, &info) != 0, errno == ENOENT else { return nil }
+        return GeodatabaseError(.notAGeoPackage, "\(path): no such file")
     }
 }

@@ -20,8 +20,10 @@ public final class Cancellation: @unchecked Sendable {
 /// Thrown by `CommandContext.checkCancellation()` after Ctrl-C; exits with
 /// `ExitCode.interrupted` (130).
 public struct CancellationError: Error, Sendable, CustomStringConvertible, ExitCodeProviding {
-    public init() {}
-    public var description: String { "interrupted" }
+    /// What the interrupted work left behind, for the person who pressed Ctrl-C.
+    public var message: String
+    public init(_ message: String = "interrupted") { self.message = message }
+    public var description: String { message }
     public var exitCode: ExitCode { .interrupted }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 
 /// Parses a command line against a command tree and runs the command it names, turning every
 /// outcome into an exit code and text on the context's stdout or stderr.
@@ -33,29 +34,52 @@ public enum CommandRunner {
                 path = path.appending(child)
                 continue
             }
-            return reportUsageError(UsageError(unknownWordMessage(token, path: path)), path: path,
-                                    context: context)
+            return report(UsageError(unknownWordMessage(token, path: path)), path: path, context: context,
+                          as: .init(json: asksForJSON(arguments[index...]), inputs: []))
         }
+        return runLeaf(path: path, arguments: Array(arguments[index...]), context: context)
+    }
 
+    /// Parses the leaf command's own arguments and runs it.
+    private static func runLeaf(path: CommandPath, arguments: [String], context: CommandContext) -> Int32 {
         let command: any Command
         var context = context
+        var errorForm = ErrorForm(json: asksForJSON(arguments[...]), inputs: [])
+        let lockWait: LockWait
         do {
-            let parsed = try ArgumentParser.parse(Array(arguments[index...]), definitions: path.arguments)
+            let parsed = try ArgumentParser.parse(arguments, definitions: path.arguments)
             context.verbosity = try CommonOptions.verbosity(parsed)
+            errorForm.inputs = ErrorReport.inputs(of: parsed)
+            errorForm.hasLockTimeout = parsed.definitions.contains { $0.name == "lock-timeout" }
+            lockWait = Self.lockWait(timeout: try lockTimeout(parsed), context: context)
             command = try path.current.init(parsed)
         } catch {
-            return report(error, path: path, context: context)
+            return report(error, path: path, context: context, as: errorForm)
         }
         let started = ProgressBar.monotonicSeconds()
         defer {
             context.detail("\(path.commandLine): " + String(format: "%.2f s", ProgressBar.monotonicSeconds() - started))
         }
         do {
-            try command.run(context)
+            try LockWait.$current.withValue(lockWait) { try command.run(context) }
             return ExitCode.success.rawValue
         } catch {
-            return report(error, path: path, context: context)
+            return report(error, path: path, context: context, as: errorForm)
         }
+    }
+
+    /// How errors are printed: as text, or (under `--json`) as an ``ErrorReport`` naming the
+    /// input at fault among the ones given.
+    private struct ErrorForm {
+        var json: Bool
+        var inputs: [(name: String, value: String)]
+        var hasLockTimeout = false
+    }
+
+    /// Whether `--json` is among the options, so that even a command line that does not parse
+    /// gets its error as JSON. Tokens after `--` are values.
+    private static func asksForJSON(_ arguments: ArraySlice<String>) -> Bool {
+        arguments.prefix(while: { $0 != "--" }).contains("--json")
     }
 
     /// `pkgbuild help [subcommand ...]`: the help page of the named command.
@@ -74,25 +98,38 @@ public enum CommandRunner {
         return ExitCode.success.rawValue
     }
 
-    private static func report(_ error: any Error, path: CommandPath,
-                               context: CommandContext) -> Int32 {
-        // The modules below stop on Ctrl-C with Swift's own error: it ends with 130 like ours.
-        let error = error is Swift.CancellationError ? CancellationError() : error
+    private static func report(_ error: any Error, path: CommandPath, context: CommandContext,
+                               as form: ErrorForm = ErrorForm(json: false, inputs: [])) -> Int32 {
+        // The modules below stop on Ctrl-C with Swift's own error: it ends with 130 like ours;
+        // so does a wait for a lock that Ctrl-C cut short.
+        let error = error is Swift.CancellationError
+            || (context.isCancelled && describe(error).contains(SQLiteError.heldByAnotherProcess)) ? CancellationError() : error
+        let code: ExitCode
         switch error {
         case is HelpRequest:
             context.write(HelpGenerator.help(for: path, width: context.stdoutWidth))
             return ExitCode.success.rawValue
-        case let usageError as UsageError:
-            return reportUsageError(usageError, path: path, context: context)
         case let exitCode as ExitCode:
+            // Already reported (a sync's report listing its conflicts).
             return exitCode.rawValue
+        case let usageError as UsageError where !form.json:
+            return reportUsageError(usageError, path: path, context: context)
         case let providing as any ExitCodeProviding:
-            context.printError("Error: \(describe(error))")
-            return providing.exitCode.rawValue
+            code = providing.exitCode
         default:
-            context.printError("Error: \(describe(error))")
-            return ExitCode.failure.rawValue
+            code = .failure
         }
+        var message = describe(error)
+        let kind = ErrorKind.of(error, message: message)
+        if kind == "locked" { message += lockHint(hasOption: form.hasLockTimeout) }
+        if form.json {
+            let report = ErrorReport(kind: kind, message: message,
+                                     input: ErrorReport.input(named: message, among: form.inputs))
+            context.printError(report.json.compact)
+        } else {
+            context.printError("Error: \(message)")
+        }
+        return code.rawValue
     }
 
     private static func reportUsageError(_ error: UsageError, path: CommandPath,

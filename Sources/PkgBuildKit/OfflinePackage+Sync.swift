@@ -15,7 +15,8 @@ extension OfflinePackage {
     /// Sync module's atomic, retry-safe protocol.
     ///
     /// Conflicts are not errors: under the `fail` policy the report's status is
-    /// `stoppedOnConflicts` and nothing changed on either side (`report.hasUnresolved`).
+    /// `stoppedOnConflicts`: no row changed on either side, and the conflicts are recorded in
+    /// the package (`report.hasUnresolved`).
     /// - Parameters:
     ///   - source: the source geodatabase; nil for the one the package's manifest names.
     ///   - direction: `bidirectional` by default.

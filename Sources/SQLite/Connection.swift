@@ -30,6 +30,8 @@ public final class Connection {
     var authorizerBox: AuthorizerBox?
     /// Depth of `withTransaction` nesting, to name savepoints uniquely.
     var savepointDepth = 0
+    /// The busy handler's state; SQLite holds an unretained pointer to it until the handle closes.
+    private let busyWaiter: BusyWaiter
 
     /// Opens (or creates) a database.
     /// - Parameters:
@@ -40,8 +42,9 @@ public final class Connection {
     ///     `SQLITE_BUSY`; nil or 0 fails at once.
     ///   - journalMode: set the journal mode after opening (`.wal` lets readers and one writer
     ///     work at the same time); nil leaves the file's mode as it is.
-    /// - Throws: ``SQLiteError`` naming the path when the file cannot be opened, or when the
-    ///   journal mode cannot be set.
+    /// - Throws: ``SQLiteError`` naming the path when the file cannot be opened (in words: no
+    ///   such file, a directory, not an SQLite database; see ``SQLiteError/isFileProblem``), or
+    ///   when the journal mode cannot be set.
     public init(path: String, mode: OpenMode = .create, uri: Bool = false,
                 busyTimeout: Double? = nil, journalMode: JournalMode? = nil) throws {
         var flags: Int32
@@ -55,6 +58,8 @@ public final class Connection {
         if uri { flags |= SQLITE_OPEN_URI }
 
         _ = Connection.processConfiguration
+        let isFile = Self.namesFile(path, uri: uri)
+        if isFile { try mode == .create ? Self.checkParentDirectory(path) : Self.checkExistingFile(path) }
         var db = try Self.open(path, flags: flags)
         if mode == .readOnly && !uri && !Self.canRead(db) {
             // A file the user may only read, in a directory they may not write: SQLite cannot
@@ -64,12 +69,21 @@ public final class Connection {
             try Self.checkNothingOutsideMainFile(path)
             db = try Self.open(Self.immutableURI(path), flags: flags | SQLITE_OPEN_URI, reportedPath: path)
         }
+        if isFile && mode != .create {
+            do { try Self.checkIsDatabase(db, path: path) } catch {
+                sqlite3_close_v2(db)
+                throw error
+            }
+        }
         handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        let policy = LockWait.current
+        busyWaiter = BusyWaiter(timeout: 0, path: path, policy: policy)
         if let busyTimeout {
-            // Observers do not run for assignments in the type's own initializer.
-            self.busyTimeout = busyTimeout
+            // Observers do not run for assignments in the type's own initializer. A connection
+            // that waits at all waits as long as the command line was told to.
+            self.busyTimeout = busyTimeout > 0 ? policy.timeout ?? busyTimeout : busyTimeout
             applyBusyTimeout()
         }
         if let journalMode { try setJournalMode(journalMode) }
@@ -144,14 +158,34 @@ public final class Connection {
     }
 
     /// Seconds to wait for another connection's lock before a statement fails with
-    /// `SQLITE_BUSY` (0: fail at once).
+    /// `SQLITE_BUSY` (0: fail at once). The wait is announced to ``LockWait/current``'s
+    /// `onWait` as it was when the connection opened.
     public var busyTimeout: Double = 0 {
         didSet { applyBusyTimeout() }
     }
 
     private func applyBusyTimeout() {
-        let milliseconds = busyTimeout.isNaN ? 0 : max(0, min(busyTimeout * 1000, Double(Int32.max)))
-        sqlite3_busy_timeout(handle, Int32(milliseconds))
+        let seconds = busyTimeout.isNaN ? 0 : max(0, busyTimeout)
+        busyWaiter.timeout = seconds
+        if seconds > 0 {
+            sqlite3_busy_handler(handle, BusyWaiter.callback, Unmanaged.passUnretained(busyWaiter).toOpaque())
+        } else {
+            sqlite3_busy_handler(handle, nil, nil)
+        }
+    }
+
+    /// The error SQLite recorded for `code`; a lock another process held past the busy timeout
+    /// names the file and how long it waited instead of SQLite's "database is locked".
+    func failure(_ code: Int32, sql: String?) -> SQLiteError {
+        var error = SQLiteError.last(handle, code: code, sql: sql)
+        // SQLite's own words for a lock (a function may throw SQLITE_BUSY with words of its own).
+        if error.isBusy && error.message.hasPrefix("database is locked") {
+            error.path = sqlite3_db_filename(handle, "main").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? path
+            error.message = busyTimeout > 0
+                ? "\(SQLiteError.heldByAnotherProcess): gave up after waiting \(String(format: "%g", busyTimeout)) s"
+                : SQLiteError.heldByAnotherProcess
+        }
+        return error
     }
 
     /// Sets `PRAGMA journal_mode` and checks SQLite took it (WAL is refused for in-memory
@@ -205,7 +239,7 @@ public final class Connection {
                 let rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
                 let text = Self.text(from: current, to: tail)
                 guard rc == SQLITE_OK else {
-                    throw SQLiteError.last(handle, code: rc, sql: text)
+                    throw failure(rc, sql: text)
                 }
                 next = tail
                 // Whitespace or a comment compiles to no statement.
@@ -214,7 +248,7 @@ public final class Connection {
                 var step = sqlite3_step(stmt)
                 while step == SQLITE_ROW { step = sqlite3_step(stmt) }
                 guard step == SQLITE_DONE else {
-                    throw SQLiteError.last(handle, code: step, sql: text)
+                    throw failure(step, sql: text)
                 }
             }
         }

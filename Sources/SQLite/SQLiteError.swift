@@ -68,7 +68,25 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file is not a database, or is damaged (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).
     public var isNotADatabase: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
 
+    /// The file itself is what is wrong (missing, a directory, not an SQLite database, damaged),
+    /// found while opening it: ``message`` says so in words a person can act on.
+    public var isFileProblem: Bool {
+        path != nil && sql == nil && (code == SQLITE_CANTOPEN || isNotADatabase)
+    }
+
+    /// The words of a lock another process held past the busy timeout; messages that wrap
+    /// such an error keep them, so the CLI can tell it from other failures.
+    public static let heldByAnotherProcess = "held by another process"
+
+    /// What to write after a message that already names the file: for a file problem only the
+    /// words ("it is a directory, not a database file"), otherwise the whole description.
+    public var reasonAfterPath: String { isFileProblem ? message : description }
+
+    /// A file problem reads "PATH: it is a directory, not a database file"; anything else as GRDB
+    /// words it, with the SQL or the path.
     public var description: String {
+        if isFileProblem, let path { return "\(path): \(message)" }
+        if isBusy, let path { return "\(path) is \(message)" }
         var text = "SQLite error \(code): \(message)"
         if let sql { text += " - while executing \"\(sql)\"" }
         if let path { text += " - while opening \"\(path)\"" }

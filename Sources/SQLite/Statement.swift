@@ -31,7 +31,7 @@ public final class Statement {
             return rc
         }
         guard rc == SQLITE_OK else {
-            throw SQLiteError.last(connection.handle, code: rc, sql: sql)
+            throw connection.failure(rc, sql: sql)
         }
         guard let stmt else {
             throw SQLiteError.misuse("no statement to prepare", sql: sql)
@@ -91,7 +91,7 @@ public final class Statement {
         case .blob(let bytes):
             return try bytes.withUnsafeBytes { try bind(bytes: $0, at: index) }
         }
-        guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
+        guard rc == SQLITE_OK else { throw connection.failure(rc, sql: sql) }
     }
 
     /// Binds bytes as a blob without first making a Swift array of them (SQLite copies them
@@ -107,7 +107,7 @@ public final class Statement {
             // A NULL pointer would bind NULL, not an empty blob.
             rc = sqlite3_bind_zeroblob(handle, Int32(index), 0)
         }
-        guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
+        guard rc == SQLITE_OK else { throw connection.failure(rc, sql: sql) }
     }
 
     /// Binds `bytes` as a blob that SQLite reads where it lies, without a copy, for `body`
@@ -122,7 +122,7 @@ public final class Statement {
             }
             // A nil destructor is SQLITE_STATIC: the bytes stay the caller's.
             let rc = sqlite3_bind_blob64(handle, Int32(index), start, UInt64(bytes.count), nil)
-            guard rc == SQLITE_OK else { throw SQLiteError.last(connection.handle, code: rc, sql: sql) }
+            guard rc == SQLITE_OK else { throw connection.failure(rc, sql: sql) }
         } else {
             try bind(bytes: bytes, at: index)
         }
@@ -174,7 +174,7 @@ public final class Statement {
         default:
             // Resetting here lets the statement be retried (after SQLITE_BUSY) without a reset call.
             sqlite3_reset(handle)
-            throw SQLiteError.last(connection.handle, code: rc, sql: sql)
+            throw connection.failure(rc, sql: sql)
         }
     }
 

@@ -66,6 +66,27 @@ extension SyncRun {
         return true
     }
 
+    /// Brings back a row this sync uploaded: the package takes the source's row. When the
+    /// upload merged the local edit with source changes (the source keeps columns of its own,
+    /// or won a conflict), what came down is a downloaded row and is counted as one.
+    func bringUploadedRow(_ globalID: String, table: SyncTable, scope: DownloadScope, report: inout SyncReport,
+                          merged: Bool) throws {
+        guard merged else {
+            _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: false)
+            return
+        }
+        let had = try packageRows.row(globalID, in: table) != nil
+        let departed = report.left.count
+        guard try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: false),
+              report.left.count == departed else { return }  // a row that left is listed as such
+        switch (had, try packageRows.row(globalID, in: table) != nil) {
+        case (true, true): report.downloaded.updated += 1
+        case (false, true): report.downloaded.inserted += 1
+        case (true, false): report.downloaded.deleted += 1
+        case (false, false): break
+        }
+    }
+
     /// The row the package holds for a source row (the global id and value columns): links
     /// with the package's keys of the rows they link, the geometry as the package stores it
     /// (clipped, reprojected); nil when the row does not belong in the package (outside the

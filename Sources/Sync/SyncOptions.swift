@@ -48,10 +48,14 @@ public struct SyncOptions: Sendable {
     /// Called as the upload and the download advance, for a progress display: the step,
     /// changes handled, and their total (0 when not known in advance, as for the download).
     public var progress: (@Sendable (SyncStage, _ done: Int, _ total: Int) -> Void)?
+    /// Polled at the safe points of the protocol (before the source commits the upload); once
+    /// it answers true the sync stops there with Swift's `CancellationError`, nothing applied
+    /// on either side. After the source committed, the sync runs to its end.
+    public var isCancelled: (@Sendable () -> Bool)?
 
     public init(source: String? = nil, direction: SyncDirection = .bidirectional, policy: ConflictPolicy = .fail,
                 dryRun: Bool = false, reattach: Bool = false, busyTimeout: Double = 120,
-                crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil) {
+                crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil, isCancelled: (@Sendable () -> Bool)? = nil) {
         self.source = source
         self.direction = direction
         self.policy = policy
@@ -59,6 +63,7 @@ public struct SyncOptions: Sendable {
         self.reattach = reattach
         self.busyTimeout = busyTimeout
         self.crashHook = crashHook
+        self.isCancelled = isCancelled
     }
 }
 
@@ -90,7 +95,8 @@ public struct SyncReport: Sendable {
     public enum Status: String, Sendable {
         /// Everything that could go went; nothing is left pending.
         case completed
-        /// Stopped on conflicts the policy left unresolved; nothing changed on either side.
+        /// Stopped on conflicts the policy left unresolved: no row changed on either side, the
+        /// conflicts are recorded in the package, and nothing is counted as uploaded or downloaded.
         case stoppedOnConflicts = "stopped-on-conflicts"
         /// Applied, but some changes stay pending (constraint conflicts, download-only layers).
         case completedWithPending = "completed-with-pending"
@@ -109,7 +115,8 @@ public struct SyncReport: Sendable {
     public var generationAfter: Int64
     /// Rows written at the source.
     public var uploaded: RowCounts
-    /// Rows written in the package from source changes.
+    /// Rows written in the package from source changes, rows whose local edit was merged with
+    /// source changes included.
     public var downloaded: RowCounts
     /// Rows removed from the package because they no longer belong in it, each with why.
     public var left: [DepartedRow] = []

@@ -82,6 +82,7 @@ public final class SyncSession {
         }
         let scope = RegisteredScope(replica)
         state = scope.applied(to: state)
+        try Self.checkCancelled(options)
         // Columns added at the source come in first: the schemas read next are the sync's.
         try SchemaMigration.apply(try SchemaMigration.plan(package: package.connection, source: source.connection),
                                   package: package.connection, source: source.connection, dryRun: options.dryRun)
@@ -155,6 +156,9 @@ final class SyncRun {
     var pendingRows = Set<RowKey>()
     /// Pending rows the download had a source change for: the next download brings them.
     var deferred = Set<RowKey>()
+    /// The source committed this sync's upload (or had it already): from here on the sync
+    /// runs to its end (`SyncCancellation`).
+    var sourceCommitted = false
 
     func crash(_ point: SyncCrashPoint) throws {
         try options.crashHook?(point)
@@ -169,6 +173,7 @@ final class SyncRun {
         let tracking = PackageChangeTracking(connection: package)
         var syncID = state.pendingSyncID ?? GlobalID.make()
         var throughPosition = state.pendingPosition ?? 0
+        try checkCancelled()
 
         // 1. Record the pending sync before the source is touched (a dry run records nothing).
         if options.dryRun {
@@ -194,6 +199,9 @@ final class SyncRun {
             }
         } catch let finished as DryRunFinished {
             return finished.report
+        } catch let stop as CancellationError {
+            if state.pendingSyncID == nil && !options.dryRun && !sourceCommitted { try forgetPendingSync() }
+            throw stop
         }
     }
 
@@ -228,7 +236,7 @@ final class SyncRun {
         // 3. Upload in one source transaction. A dry run keeps it open (uncommitted) through
         // the download and rolls it back at the end.
         var keep = Set<RowKey>()
-        var settled = Set<RowKey>()
+        var settled = Set<RowKey>(), merged = Set<RowKey>()
         var sourceOpen = false
         defer { if sourceOpen { try? source.execute("ROLLBACK") } }
         if options.dryRun {
@@ -243,6 +251,7 @@ final class SyncRun {
                     report.conflicts = outcome.conflicts
                     report.uploaded = outcome.counts
                     settled = outcome.settled
+                    merged = outcome.merged
                 } else {
                     report.resumed = true
                     report.conflicts = try ConflictStore.recordedAtSource(syncID: syncID, in: source)
@@ -250,7 +259,7 @@ final class SyncRun {
             } catch let stopped as StoppedOnConflicts {
                 // Nothing changed at the source; the package records the conflicts only.
                 report.conflicts = stopped.outcome.conflicts
-                report.uploaded = stopped.outcome.counts
+                // Rolled back: whatever the upload had written is not applied.
                 report.status = .stoppedOnConflicts
                 report.pendingAfter = changes.count + laterEdits.count
                 if options.dryRun { throw DryRunFinished(report: report) }
@@ -259,6 +268,7 @@ final class SyncRun {
                 try InFlightImages.clear(tables, in: package)
                 return report
             }
+            sourceCommitted = !options.dryRun
         }
         if options.direction.uploads {
             for conflict in report.conflicts where !conflict.kind.isWinnable && conflict.resolution == nil {
@@ -299,7 +309,8 @@ final class SyncRun {
             uploadedRows[tier(table)].append((change.globalID, table))
         }
         for (globalID, table) in uploadedRows.joined() {
-            _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: false)
+            try bringUploadedRow(globalID, table: table, scope: scope, report: &report,
+                                 merged: merged.contains(RowKey(table.name, globalID)))
         }
         if options.direction.downloads {
             var later: [[(String, SyncTable)]] = [[], [], []]
@@ -367,13 +378,15 @@ final class SyncRun {
     }
 
     /// Runs `body`, again while it fails only because another connection holds the lock past
-    /// the busy timeout, until the timeout has passed once more.
+    /// the busy timeout, until the timeout has passed once more, or Ctrl-C cut the wait short
+    /// at a safe point.
     func withRetryOnBusy<T>(_ body: () throws -> T) throws -> T {
         let deadline = Date().addingTimeInterval(options.busyTimeout)
         while true {
             do {
                 return try body()
             } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+                try checkCancelled()
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }
@@ -396,6 +409,7 @@ final class SyncRun {
                     let outcome = options.direction.uploads ? try upload(changes, syncID: syncID, decisions: decisions) : UploadOutcome()
                     if outcome.stop { throw StoppedOnConflicts(outcome: outcome) }
                     try ConflictStore.recordAtSource(outcome.conflicts, syncID: syncID, in: source)
+                    try checkCancelled()  // the last safe point: the commit follows
                     if !options.dryRun {
                         try sourceGDB.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try sourceGDB.generation())
                     }
@@ -417,6 +431,9 @@ final class SyncRun {
         /// Uploaded rows the source now holds exactly as the package does (no geometry edit
         /// either, so they cannot have left the area): the download need not bring them back.
         var settled = Set<RowKey>()
+        /// Uploaded rows whose source row keeps values of its own (source changes merged with the
+        /// local edit, or a conflict the source won): the package takes them, a download.
+        var merged = Set<RowKey>()
         /// Unresolved conflicts under the `fail` policy: nothing may change.
         var stop = false
     }
@@ -433,6 +450,7 @@ final class SyncRun {
         let discards = try ConflictStore.discards(in: package)
         for (index, change) in changes.enumerated() {
             options.progress?(.upload, index + 1, changes.count)
+            if plans.count % Self.rowsBetweenChecks == 0 { try checkCancelled() }
             guard let table = tablesByName[change.table.lowercased()] else { continue }
             if discards.contains(RowKey(change.table, change.globalID)) {
                 let result = RowReconciliation(conflicts: [discarded(change, in: table)])
@@ -463,6 +481,7 @@ final class SyncRun {
             if result.leavesRowsEqual && !geometryEdited && change.operation != .insert && table.cut.filter == nil {
                 outcome.settled.insert(RowKey(change.table, change.globalID))
             }
+            if !result.leavesRowsEqual { outcome.merged.insert(RowKey(change.table, change.globalID)) }
             plans.append((change, table, result))
         }
         if plans.contains(where: { $0.2.isUnresolved }) {

@@ -24,7 +24,8 @@ extension SyncRun {
     /// written and recording what was refused.
     func applyUpload(_ plans: [UploadPlan], into outcome: inout UploadOutcome) throws {
         var waiting: [(plan: UploadPlan, error: SQLiteError)] = []
-        for plan in plans {
+        for (index, plan) in plans.enumerated() {
+            if index % Self.rowsBetweenChecks == 0 { try checkCancelled() }
             switch try applyOne(plan, counts: &outcome.counts) {
             case nil: break
             case .source(let error)? where error.isUniqueViolation: waiting.append((plan, error))

@@ -54,7 +54,7 @@ public final class MBTilesReader {
                 throw TilePackageError(.invalidInput, "\(path): not an MBTiles file (no tiles table, nor map and images)")
             }
         } catch let error as SQLiteError {
-            throw TilePackageError(.invalidInput, "\(path): cannot be read as MBTiles: \(error)")
+            throw TilePackageError(.invalidInput, "\(path): cannot be read as MBTiles: \(error.reasonAfterPath)")
         }
     }
 

@@ -72,7 +72,7 @@ public final class MBTilesWriter {
                 nextSpareImageID = max(nextSpareImageID, id + 1)
             }
         } catch let error as SQLiteError {
-            throw TilePackageError(.io, "\(path): cannot write MBTiles: \(error)")
+            throw TilePackageError(.io, "\(path): cannot write MBTiles: \(error.reasonAfterPath)")
         }
     }
 

@@ -15,7 +15,7 @@ public enum TileOutputCheck {
             throw TilePackageError(.invalidInput, "refusing to write \(output): it is the tile source \(source) of this run")
         }
         var info = stat()
-        guard lstat(output, &info) == 0 else { return }
+        guard lstat(output, &info) == 0 else { return try checkDirectory(of: output) }
         if let reason = notReplaceable(output, mode: info.st_mode) {
             throw TilePackageError(.invalidInput, "refusing to write \(output): it \(reason); "
                 + "tiles replaces only an MBTiles file, and only with --force")
@@ -23,6 +23,15 @@ public enum TileOutputCheck {
         guard force else {
             throw TilePackageError(.invalidInput, "\(output) already exists; pass --force to replace it")
         }
+    }
+
+    /// Refuses an output whose directory is missing before any tile is fetched.
+    static func checkDirectory(of output: String) throws {
+        let parent = (output as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard !parent.isEmpty, !(FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) && isDirectory.boolValue)
+        else { return }
+        throw TilePackageError(.invalidInput, "cannot write \(output): directory \(parent) does not exist")
     }
 
     /// Why the thing at `path` is not an MBTiles file, nil when it is one.

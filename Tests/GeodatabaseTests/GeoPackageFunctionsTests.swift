@@ -81,7 +81,7 @@ struct GeoPackageFunctionsTests {
         let missing = dir.path("missing.gpkg")
         let error = try #require(throws: GeodatabaseError.self) { try GeoPackage(path: missing) }
         #expect(error.kind == .notAGeoPackage)
-        #expect(error.message == "\(missing) is not a GeoPackage: unable to open database file")
+        #expect(error.message == "\(missing): no such file")
 
         let plain = dir.path("plain.sqlite")
         try Connection(path: plain).execute("CREATE TABLE t(x)")
@@ -91,6 +91,6 @@ struct GeoPackageFunctionsTests {
         let junk = dir.path("junk.gpkg")
         try Data(repeating: 0x20, count: 2048).write(to: URL(fileURLWithPath: junk))
         let notDB = try #require(throws: GeodatabaseError.self) { try GeoPackage(path: junk) }
-        #expect(notDB.message == "\(junk) is not a GeoPackage: file is not a database")
+        #expect(notDB.message == "\(junk) is not a GeoPackage: it is not an SQLite database")
     }
 }

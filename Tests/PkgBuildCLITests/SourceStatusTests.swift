@@ -80,10 +80,16 @@ import TestSupport
     func missingSourceIsAnErrorAndCreatesNothing(command: [String]) throws {
         let directory = try TemporaryDirectory()
         let missing = directory.path("missing.gpkg")
+        // Under --json the same words come as a JSON error (JSONErrorTests holds its shape).
+        func expected(_ message: String, _ path: String) -> String {
+            command.contains("--json")
+                ? #"{"error":{"kind":"not_a_geopackage","message":"\#(message)","input":"\#(path)"}}"# + "\n"
+                : "Error: \(message)\n"
+        }
         let result = CLI.run(["source", command[0], missing] + command.dropFirst())
         #expect(result.exitCode == 1)
         #expect(result.stdout == "")
-        #expect(result.stderr == "Error: \(missing): no such file\n")
+        #expect(result.stderr == expected("\(missing): no such file", missing))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == [])
 
         // A directory is not taken for a source either, and nothing appears inside it.
@@ -91,7 +97,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let onFolder = CLI.run(["source", command[0], folder] + command.dropFirst())
         #expect(onFolder.exitCode == 1)
-        #expect(onFolder.stderr == "Error: \(folder) is a directory, not a GeoPackage\n")
+        #expect(onFolder.stderr == expected("\(folder) is a directory, not a GeoPackage", folder))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
     }
 

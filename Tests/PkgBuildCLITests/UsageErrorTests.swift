@@ -19,7 +19,8 @@ private func usageError(_ message: String, usage: String = echoUsage, command: S
         (["echo", "p.pkg", "--area", "1,2,3,4", "--nope=3"], "Unknown option '--nope'"),
         (["echo", "p.pkg", "--area", "1,2,3,4", "-x"], "Unknown option '-x'"),
         (["echo", "p.pkg", "--area"], "Missing value for '--area <bbox>'"),
-        (["echo", "p.pkg", "--area", "--json"], "Missing value for '--area <bbox>'"),
+        // (With --json there, the error is JSON: JSONErrorTests.)
+        (["echo", "p.pkg", "--area", "--dry-run"], "Missing value for '--area <bbox>'"),
         (["echo", "p.pkg"], "Missing expected argument '--area <bbox>'"),
         (["echo", "--area", "1,2,3,4"], "Missing expected argument '<AREA.pkg>'"),
         (["echo", "p.pkg", "--area", "1,2,3,4", "--concurrency", "many"],

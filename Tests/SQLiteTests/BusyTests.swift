@@ -28,7 +28,8 @@ struct BusyTests {
             let waited = Date().timeIntervalSince(start)
             #expect(error.isBusy)
             #expect(!error.isConstraintViolation)
-            #expect(error.description == "SQLite error 5: database is locked - while executing \"INSERT INTO t VALUES (3)\"")
+            #expect(error.description == "\(path) is held by another process: gave up after waiting 0.3 s")
+            #expect(error.sql == "INSERT INTO t VALUES (3)")
             #expect(waited >= 0.25, "gave up after \(waited) s")
         }
         #expect(try waiter.scalar("SELECT count(*) FROM t") == 2)
@@ -66,6 +67,36 @@ struct BusyTests {
         #expect(waited >= 0.1 && waited < 5, "waited \(waited) s")
         #expect(try waiter.query("SELECT x FROM t ORDER BY rowid") == [[1], [2], [3]])
     }
+
+    @Test("LockWait: its timeout replaces a connection's own, and the wait is told once, naming the file")
+    func lockWaitPolicy() throws {
+        let dir = try TemporaryDirectory()
+        let path = try makeWALFile(dir)
+        let holder = try Connection(path: path, mode: .readWrite, journalMode: .wal)
+        let heard = HeardWaits()
+        let policy = LockWait(timeout: 0.8, onWait: { path, limit in heard.append("\(path) \(limit)") })
+        let waiter = try LockWait.$current.withValue(policy) { try Connection(path: path, mode: .readWrite, busyTimeout: 30) }
+        // A connection that does not wait keeps not waiting.
+        let impatient = try LockWait.$current.withValue(policy) { try Connection(path: path, mode: .readWrite) }
+        #expect(waiter.busyTimeout == 0.8 && impatient.busyTimeout == 0)
+        try holder.withTransaction(.immediate) {
+            try holder.execute("INSERT INTO t VALUES (2)")
+            let start = Date()
+            #expect(throws: SQLiteError.self) { try waiter.execute("INSERT INTO t VALUES (3)") }
+            #expect(throws: SQLiteError.self) { try waiter.execute("INSERT INTO t VALUES (4)") }
+            let waited = Date().timeIntervalSince(start)
+            #expect(waited >= 1.5 && waited < 10, "waited \(waited) s for two statements")
+        }
+        #expect(heard.lines == ["\(path) 0.8"])
+        try waiter.execute("INSERT INTO t VALUES (5)")
+    }
+}
+
+private final class HeardWaits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heard: [String] = []
+    func append(_ line: String) { lock.withLock { heard.append(line) } }
+    var lines: [String] { lock.withLock { heard } }
 }
 
 private final class ThreadResult: @unchecked Sendable {

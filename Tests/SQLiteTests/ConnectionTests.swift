@@ -12,12 +12,36 @@ struct ConnectionTests {
         for mode in [Connection.OpenMode.readOnly, .readWrite] {
             let error = try #require(throws: SQLiteError.self) { try Connection(path: path, mode: mode) }
             #expect(error.code == 14)  // SQLITE_CANTOPEN
-            #expect(error.description == "SQLite error 14: unable to open database file - while opening \"\(path)\"")
+            #expect(error.description == "\(path): no such file")
         }
         let db = try Connection(path: path, mode: .create)
         try db.execute("CREATE TABLE t(x)")
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(!db.isReadOnly)
+    }
+
+    @Test("a directory, a file that is not a database and a missing directory are refused at open, in words")
+    func fileProblemsAtOpen() throws {
+        let dir = try TemporaryDirectory()
+        let folder = dir.path("folder.gpkg"), junk = dir.path("junk.gpkg")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: junk))
+        for mode in [Connection.OpenMode.readOnly, .readWrite] {
+            let onFolder = try #require(throws: SQLiteError.self) { try Connection(path: folder, mode: mode) }
+            #expect(onFolder.isFileProblem)
+            #expect(onFolder.description == "\(folder): it is a directory, not a database file")
+            let onJunk = try #require(throws: SQLiteError.self) { try Connection(path: junk, mode: mode) }
+            #expect(onJunk.isNotADatabase && onJunk.isFileProblem)
+            #expect(onJunk.description == "\(junk): it is not an SQLite database")
+        }
+        let onFolder = try #require(throws: SQLiteError.self) { try Connection(path: folder, mode: .create) }
+        #expect(onFolder.description == "\(folder): it is a directory, not a database file")
+        let nowhere = dir.path("missing/new.gpkg")
+        let missing = try #require(throws: SQLiteError.self) { try Connection(path: nowhere, mode: .create) }
+        #expect(missing.description == "\(nowhere): directory \(dir.path("missing")) does not exist")
+        // An empty file is an empty database to SQLite, as before.
+        try Data().write(to: URL(fileURLWithPath: dir.path("empty.sqlite")))
+        #expect(try Connection(path: dir.path("empty.sqlite"), mode: .readOnly).scalar("SELECT count(*) FROM sqlite_master") == .integer(0))
     }
 
     @Test("a read-only connection reads and refuses every write")
@@ -48,16 +72,16 @@ struct ConnectionTests {
         #expect(db.isReadOnly)
     }
 
-    @Test("a file that is not a database fails with SQLite's message and the path")
+    @Test("a file that is not a database is refused at open, not by its first statement, naming the path")
     func notADatabase() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("junk.gpkg")
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
-        // SQLite opens lazily; the first read finds out.
-        let db = try Connection(path: path, mode: .readOnly)
-        let error = try #require(throws: SQLiteError.self) { try db.query("SELECT * FROM sqlite_master") }
+        // SQLite opens lazily; the open reads page 1 so that no statement's SQL is in the error.
+        let error = try #require(throws: SQLiteError.self) { try Connection(path: path, mode: .readOnly) }
         #expect(error.isNotADatabase)
-        #expect(error.message == "file is not a database")
+        #expect(error.sql == nil && error.path == path)
+        #expect(error.description == "\(path): it is not an SQLite database")
     }
 
     @Test("WAL is set when chosen and seen by the sqlite3 shell")

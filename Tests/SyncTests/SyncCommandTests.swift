@@ -40,7 +40,11 @@ import Testing
 
         let listed = CLI.run(["conflicts", url.path, "--json"])
         #expect(listed.exitCode == 0 && listed.stdout.contains(id))
-        #expect(CLI.run(["resolve", url.path, "--id", id, "--column", "type", "--take", "package"]).exitCode == 0)
+        let resolved = CLI.run(["resolve", url.path, "--id", id, "--column", "type", "--take", "package", "--json"])
+        #expect(resolved.exitCode == 0, "\(resolved.stderr)")
+        let decision = try #require(try JSONSerialization.jsonObject(with: Data(resolved.stdout.utf8)) as? [String: Any])
+        #expect(decision["take"] as? String == "package" && decision["conflicts"] as? Int == 1, "\(decision)")
+        #expect(decision["globalid"] as? String == id && decision["column"] as? String == "type")
         #expect(CLI.run(["resolve", url.path, "--take", "package"]).exitCode == 64)
 
         let second = CLI.run(["sync", url.path, "--source", fixture.sourcePath])

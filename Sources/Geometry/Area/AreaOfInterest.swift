@@ -154,6 +154,7 @@ public struct AreaOfInterest: Sendable {
         }
         try parts.forEach(collect)
         guard !polygons.isEmpty else { throw GeometryError(.invalidGeometry, "\(name): empty, no polygon to take") }
+        try checkRings(polygons, named: name)
         var valid: [Geometry] = []
         for p in polygons {
             let g = Geometry.polygon(p)

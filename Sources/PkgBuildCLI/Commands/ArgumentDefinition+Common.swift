@@ -26,8 +26,15 @@ extension ArgumentDefinition {
         "max-tiles", valueName: "N", help: "Refuse to start when the basemap needs more tiles than N.",
         defaultValue: String(TileCoverage.defaultMaxTiles))
 
-    /// `--json`, worded the same everywhere: "Print the <what> as JSON."
+    /// `--lock-timeout`, on every command that writes a database another process may hold; read
+    /// by `CommandRunner` for every connection the command opens (`LockWait`).
+    static let lockTimeout = ArgumentDefinition.option(
+        "lock-timeout", valueName: "SECONDS",
+        help: "How long to wait for a database another process holds (a sync, an editor) before giving up.",
+        defaultValue: "60")
+
+    /// `--json`, worded the same everywhere: "Print the <what> as JSON; errors too, on stderr."
     static func json(_ what: String) -> ArgumentDefinition {
-        .flag("json", help: "Print the \(what) as JSON.")
+        .flag("json", help: "Print the \(what) as JSON; errors too, on stderr.")
     }
 }

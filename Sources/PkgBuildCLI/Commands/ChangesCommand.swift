@@ -32,8 +32,8 @@ struct ChangesCommand: Command {
         let (tables, edits) = try PendingEdits.list(package: URL(fileURLWithPath: package))
         if let changeset {
             let bytes = SessionChangeset.encode(edits, tables: tables)
-            do { try Data(bytes).write(to: URL(fileURLWithPath: changeset)) } catch {
-                throw SyncError(.invalidArgument, "cannot write \(changeset): \(error.localizedDescription)")
+            do { try OutputFile.write(Data(bytes), to: changeset) } catch {
+                throw SyncError(.invalidArgument, error.message)
             }
         }
         let geometryColumns = Dictionary(tables.map { ($0.name, $0.geometryColumn) }, uniquingKeysWith: { a, _ in a })

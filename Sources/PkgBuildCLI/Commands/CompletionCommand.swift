@@ -13,15 +13,23 @@ struct CompletionCommand: Command {
 
             fish: pkgbuild completion fish > ~/.config/fish/completions/pkgbuild.fish
             """,
-        arguments: [.positional("shell", values: CompletionShell.self, help: "The shell to complete in.")])
+        arguments: [.positional("shell", values: CompletionShell.self, help: "The shell to complete in."),
+                    .json("script (with the shell's name)")])
 
     let shell: CompletionShell
+    let json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         shell = try arguments.required("shell")
+        json = arguments.flag("json")
     }
 
     func run(_ context: CommandContext) throws {
-        context.write(shell.script(root: PkgBuild.self))
+        let script = shell.script(root: PkgBuild.self)
+        if json {
+            context.print(JSONValue.object(["shell": .string(shell.rawValue), "script": .string(script)]).prettyPrinted)
+        } else {
+            context.write(script)
+        }
     }
 }

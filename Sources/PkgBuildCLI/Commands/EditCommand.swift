@@ -29,6 +29,7 @@ struct EditCommand: Command {
             .flag("delete", help: "Delete the feature. Related rows are kept (and named)."),
             .flag("cascade", help: "With --delete: delete the rows the feature is the origin of, too."),
             .fullGeometry,
+            .lockTimeout,
             .json("result"),
         ])
 

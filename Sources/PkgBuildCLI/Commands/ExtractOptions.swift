@@ -29,6 +29,7 @@ enum ExtractOptions {
         .flagPair("register", defaultValue: true, help: "Register the package as a replica at the source."),
         .option("output", short: "o", valueName: "AREA.pkg", help: "The package directory to write.", isRequired: true),
         .flag("force", help: "Replace an existing package built by pkgbuild (never an input of the run, a file or folder that is not a package, or a package with unsynced edits)."),
+        .lockTimeout,
         .json("result"),
     ]
 

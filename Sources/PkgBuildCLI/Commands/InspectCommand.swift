@@ -48,8 +48,8 @@ struct InspectCommand: Command {
         let inspection = try PackageInspector.inspect(package, options: .init(validityLimit: validityLimit))
         if let svg {
             let drawing = try PackageDrawing.svg(inspection, zoom: svgZoom)
-            do { try Data(drawing.utf8).write(to: URL(fileURLWithPath: svg)) } catch {
-                throw ExtractError(.output, "cannot write \(svg): \(error.localizedDescription)")
+            do { try OutputFile.write(Data(drawing.utf8), to: svg) } catch {
+                throw ExtractError(.output, error.message)
             }
         }
         if geojson {

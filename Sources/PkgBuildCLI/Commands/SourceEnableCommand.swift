@@ -24,6 +24,7 @@ public struct SourceEnableCommand: Command {
             .repeatingOption("table", valueName: "NAME", help: "A table to track. (default: every feature and attribute table)"),
             .flagPair("wal", defaultValue: true,
                       help: "Switch the file to WAL journal mode; --no-wal keeps the file's own."),
+            .lockTimeout,
             .json("result"),
         ])
 

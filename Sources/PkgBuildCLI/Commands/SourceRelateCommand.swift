@@ -25,6 +25,7 @@ public struct SourceRelateCommand: Command {
                     help: "How many destination rows an origin row may have, and the other way round.",
                     defaultValue: .oneToMany),
             .option("name", valueName: "NAME", help: "The relationship's name. (default: ORIGIN_DESTINATION, the two table names)"),
+            .lockTimeout,
             .json("relationship"),
         ])
 

@@ -54,26 +54,36 @@ struct SourceUnregisterCommand: Command {
             SourceCommand.sourceArgument,
             .positional("id", valueName: "REPLICA",
                         help: "The replica: its id, its package directory, or its NAME (see 'pkgbuild source replicas')."),
+            .lockTimeout,
+            .json("result"),
         ])
 
     let source: String
     let replica: String
+    let json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         source = try arguments.required("source", as: String.self)
         replica = try arguments.required("id", as: String.self)
+        json = arguments.flag("json")
     }
 
     func run(_ context: CommandContext) throws {
-        // A sync or an extraction may hold the write lock for a while; wait for it.
+        // A sync or an extraction may hold the write lock for a while; wait for it (--lock-timeout).
         let geoPackage = try SourceCommand.open(source, busyTimeout: 30)
         let registry = SourceGeodatabase(connection: geoPackage.connection)
         let (found, package) = try ReplicaReference(given: replica).resolve(at: registry, source: source)
         try registry.unregisterReplica(id: found.id)
+        let reattach = "pkgbuild sync \(package ?? "PKG") --reattach"
+        if json {
+            context.print(JSONValue.object(["source": .string(source), "replica_id": .string(found.id), "name": .string(found.name),
+                                            "unregistered": .bool(true), "reattach": .string(reattach)]).prettyPrinted)
+            return
+        }
         let name = found.name.map { " (\($0))" } ?? ""
         context.info("""
             Replica \(found.id)\(name) unregistered from \(source): its package can no longer sync.
-            To bring it back, run 'pkgbuild sync \(package ?? "PKG") --reattach': it gets a new replica, and every \
+            To bring it back, run '\(reattach)': it gets a new replica, and every \
             difference from the source becomes a conflict to resolve.
             """)
     }

@@ -10,6 +10,8 @@ struct SyncCommand: Command {
             Each local change is compared column by column with the source's row and the row's \
             base. Conflicts are settled by --on-conflict (fail: change nothing and exit 2), and \
             always recorded in the package; see 'pkgbuild conflicts' and 'pkgbuild resolve'. \
+            Ctrl-C stops it at the next safe point (exit 130): before the source takes the \
+            upload, with nothing applied on either side; after, once the sync is complete. \
             Safe to re-run after an interruption.
             """,
         arguments: [
@@ -25,6 +27,7 @@ struct SyncCommand: Command {
                 the source's current state; every pending edit and every row where package and source differ \
                 becomes a conflict to resolve.
                 """),
+            .lockTimeout,
             .json("report"),
         ])
 
@@ -37,7 +40,8 @@ struct SyncCommand: Command {
         options = SyncOptions(source: try arguments.value("source", as: String.self),
                               direction: try arguments.required("direction", as: SyncDirection.self),
                               policy: try arguments.required("on-conflict", as: ConflictPolicy.self),
-                              dryRun: arguments.flag("dry-run"), reattach: arguments.flag("reattach"))
+                              dryRun: arguments.flag("dry-run"), reattach: arguments.flag("reattach"),
+                              busyTimeout: try CommandRunner.lockTimeout(arguments) ?? 60)
         json = arguments.flag("json")
     }
 
@@ -47,9 +51,17 @@ struct SyncCommand: Command {
                        + (options.dryRun ? "; dry run" : "") + (options.reattach ? "; reattach" : ""))
         let progress = StageProgress(context: context)
         defer { progress.finish() }
-        var options = options
+        var options = self.options
         options.progress = { progress.report($0.rawValue, done: $1, total: $2) }
-        let report = try SyncSession(package: URL(fileURLWithPath: package), options: options).run()
+        // Ctrl-C stops the sync at its next safe point: before the source commits, with nothing
+        // applied; after, at the end.
+        options.isCancelled = { context.isCancelled }
+        let report: SyncReport
+        do {
+            report = try SyncSession(package: URL(fileURLWithPath: package), options: options).run()
+        } catch is Swift.CancellationError {
+            throw CancellationError("sync interrupted: nothing was applied on either side; run it again to sync")
+        }
         progress.finish()
         if json {
             context.print(SyncJSON.report(report).prettyPrinted)
@@ -58,6 +70,9 @@ struct SyncCommand: Command {
             context.write(SyncJSON.text(report))
         } else {
             context.info(text: SyncJSON.text(report))
+        }
+        if context.isCancelled {
+            throw CancellationError("sync interrupted after the source had taken the upload, so it ran to its end (reported above)")
         }
         if report.hasUnresolved { throw ExitCode.conflicts }
     }
@@ -104,12 +119,15 @@ struct ResolveCommand: Command {
             .option("id", valueName: "GLOBALID", help: "The conflicts of one row: its globalid (any case, braces optional)."),
             .option("column", valueName: "NAME", help: "Only the conflict in this column of the row."),
             .option("take", values: ConflictSide.self, help: "The side whose value wins.", isRequired: true),
+            .lockTimeout,
+            .json("decisions"),
         ])
 
     let package: String
     let globalID: String?
     let column: String?
     let take: ConflictSide
+    let json: Bool
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package", as: String.self)
@@ -119,11 +137,19 @@ struct ResolveCommand: Command {
         if all == (globalID != nil) { throw UsageError("give either --all or --id GLOBALID") }
         if column != nil && globalID == nil { throw UsageError("--column needs --id") }
         take = try arguments.required("take", as: ConflictSide.self)
+        json = arguments.flag("json")
     }
 
     func run(_ context: CommandContext) throws {
         let count = try PackageConflicts.resolve(package: URL(fileURLWithPath: package), globalID: globalID,
                                                  column: column, take: take)
+        if json {
+            context.print(JSONValue.object([
+                "package": .string(package), "globalid": .string(globalID), "column": .string(column),
+                "take": .string(take.rawValue), "conflicts": .int(count),
+            ]).prettyPrinted)
+            return
+        }
         context.info("\(count) conflict\(count == 1 ? "" : "s") will take the \(take.rawValue)'s value at the next sync.")
     }
 }

@@ -44,17 +44,38 @@ enum SyncJSON {
         for note in r.notes { out += "Note: \(note).\n" }
         switch r.status {
         case .stoppedOnConflicts:
-            out += "Sync stopped on \(r.conflicts.count) conflict\(r.conflicts.count == 1 ? "" : "s"): nothing was applied on "
-                + "either side; the conflicts are recorded in the package (see 'pkgbuild conflicts').\n"
+            out += stopped(r)
         case .completed, .completedWithPending:
-            out += "Uploaded:   \(c(r.uploaded))\nDownloaded: \(c(r.downloaded)), \(r.leftArea) left the package\n"
+            out += r.direction == .download ? "Uploaded:   nothing (--direction download)\n" : "Uploaded:   \(c(r.uploaded))\n"
+            out += r.direction == .upload ? "Downloaded: nothing (--direction upload)\n"
+                : "Downloaded: \(c(r.downloaded)), \(r.leftArea) left the package\n"
             out += "Generation: \(r.generationBefore) -> \(r.generationAfter)\n"
-            if r.pendingAfter > 0 { out += "Pending:    \(r.pendingAfter) local change\(r.pendingAfter == 1 ? "" : "s") not synced\n" }
+            if r.pendingAfter > 0 { out += pending(r) }
         }
         for row in r.left { out += "Left:       \(row.table) \(row.globalID): \(row.reason)\n" }
         if !r.conflicts.isEmpty { out += "\n" + table(r.conflicts.map { ($0, nil) }) }
         for conflict in r.conflicts { if let message = conflict.message { out += "\(conflict.table) \(conflict.globalID): \(message)\n" } }
         return out
+    }
+
+    /// A sync stopped on conflicts changed no row; what it wrote is the conflict records.
+    private static func stopped(_ r: SyncReport) -> String {
+        let n = r.conflicts.count, p = r.pendingAfter
+        var out = "Sync stopped on \(n) conflict\(n == 1 ? "" : "s"): no row was changed on either side.\n"
+        if !r.dryRun {
+            out += "Written:    \(n == 1 ? "the conflict" : "the \(n) conflicts") to the package's conflict records (see "
+                + "'pkgbuild conflicts', then 'pkgbuild resolve')\n"
+        }
+        if p > 0 { out += "Pending:    \(p) local change\(p == 1 ? "" : "s"), kept for the next sync\n" }
+        return out
+    }
+
+    private static func pending(_ r: SyncReport) -> String {
+        let p = r.pendingAfter, changes = "\(p) local change\(p == 1 ? "" : "s")"
+        if r.direction == .download {
+            return "Pending:    \(changes), not uploaded (--direction download); a sync that uploads takes \(p == 1 ? "it" : "them")\n"
+        }
+        return "Pending:    \(changes) not synced\n"
     }
 
     static func table(_ rows: [(Conflict, ConflictSide?)]) -> String {

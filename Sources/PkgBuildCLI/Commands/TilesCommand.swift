@@ -91,7 +91,8 @@ public struct TilesCommand: Command {
         do {
             parsedArea = try AreaOfInterest(parsing: area, crs: areaCRS, context: geos)
         } catch let error as GeometryError {
-            throw UsageError("--area: \(error.message)")
+            // The message names the area ("area POLYGON(...): ..."); say it as the option.
+            throw UsageError(error.message.hasPrefix("area ") ? "--\(error.message)" : "--area: \(error.message)")
         }
         if let repaired = parsedArea.repairWarning { context.warn("--\(repaired)") }
         let coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
