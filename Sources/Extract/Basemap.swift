@@ -13,18 +13,23 @@ struct Basemap {
 
     /// Plans the coverage and checks it against `--max-tiles`.
     /// - Throws: `ExtractError` naming the limit when the coverage is larger.
-    static func plan(_ request: TilesRequest, area: Geometry, isCancelled: () -> Bool) throws -> Basemap {
-        let context = try GEOSContext()
-        let coverage = try TileCoverage(lonLatArea: area, zooms: request.minZoom...request.maxZoom,
-                                        context: context, isCancelled: isCancelled)
+    /// The tiles are planned as `tiles` plans them (`TilePlan`): a box as the box it says.
+    static func plan(_ request: TilesRequest, area: AreaOfInterest, geos: GEOSContext, proj: PROJContext,
+                     isCancelled: () -> Bool) throws -> Basemap {
+        let plan: TilePlan
+        do {
+            plan = try TilePlan(area: area, zooms: request.minZoom...request.maxZoom, geos: geos, proj: proj,
+                                isCancelled: isCancelled)
+        } catch let error as GeometryError {
+            throw ExtractError(.crs, "cannot take the area from \(area.crs) to the basemap's tiles: \(error.message)")
+        }
+        let coverage = plan.coverage
         do {
             try coverage.checkTileCount(maxTiles: request.maxTiles)
         } catch {
             throw ExtractError(.area, error.message)
         }
-        // As `tiles` takes them: an area across the antimeridian keeps west > east.
-        let bounds = TileCoverage.lonLatBounds(of: area) ?? Envelope(minX: -180, minY: -85, maxX: 180, maxY: 85)
-        return Basemap(request: request, coverage: coverage, areaBounds: bounds)
+        return Basemap(request: request, coverage: coverage, areaBounds: plan.areaBounds)
     }
 
     var isURL: Bool { TileURLTemplate.isURL(request.source) }

@@ -410,7 +410,7 @@ public enum Extractor {
                                    sourceCRSDefinition: layerCRSDefinitions[layer.name],
                                    packageCRSDefinition: reprojected ? request.crs : nil))
         }
-        let basemap = try request.tiles.map { try Basemap.plan($0, area: lonLatArea, isCancelled: { false }) }
+        let basemap = try request.tiles.map { try Basemap.plan($0, area: area, geos: context, proj: proj, isCancelled: { false }) }
         return Prepared(request: request, area: area, lonLatArea: lonLatArea, plans: plans, areas: areas, relationships: relationships,
                         spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap)
     }

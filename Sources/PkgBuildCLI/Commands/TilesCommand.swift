@@ -93,10 +93,11 @@ public struct TilesCommand: Command {
         } catch let error as GeometryError {
             throw UsageError("--area: \(error.message)")
         }
-        let coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
-                                        isCancelled: { context.isCancelled })
+        let plan = try TilePlan(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
+                                isCancelled: { context.isCancelled })
+        let coverage = plan.coverage
         let total = coverage.totalCount
-        let areaBounds = try lonLatBounds(parsedArea, proj: proj)
+        let areaBounds = plan.areaBounds
 
         if !dryRun { try coverage.checkTileCount(maxTiles: maxTiles) }
 
@@ -137,12 +138,6 @@ public struct TilesCommand: Command {
             return try HTTPTileSource(template: from, configuration: configuration, isCancelled: { context.isCancelled })
         }
         return try MBTilesSource(path: from, zooms: zooms)
-    }
-
-    /// The area's bounding box in degrees; an antimeridian box keeps west > east.
-    private func lonLatBounds(_ area: AreaOfInterest, proj: PROJContext) throws -> Envelope {
-        if area.isLonLat && area.boxes != nil { return area.envelope }
-        return TileCoverage.lonLatBounds(of: try area.lonLatGeometry(context: proj)) ?? area.envelope
     }
 
     private func printPlan(_ coverage: TileCoverage, bytes: Int?, context: CommandContext) {
