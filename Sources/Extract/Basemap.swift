@@ -8,28 +8,32 @@ import TilePackage
 /// basemap.mbtiles, resumably (TilePackage's pipeline).
 struct Basemap {
     let request: TilesRequest
-    let coverage: TileCoverage
-    let areaBounds: Envelope
+    let plan: TilePlan
 
-    /// Plans the coverage and checks it against `--max-tiles`.
-    /// - Throws: `ExtractError` naming the limit when the coverage is larger.
-    /// The tiles are planned as `tiles` plans them (`TilePlan`): a box as the box it says.
+    /// Plans the tiles as `tiles` plans them (`TilePlan`: a box as the box it says), counting
+    /// no further than the zoom that passes `--max-tiles`; `checkTileCount` refuses more.
     static func plan(_ request: TilesRequest, area: AreaOfInterest, geos: GEOSContext, proj: PROJContext,
                      isCancelled: () -> Bool) throws -> Basemap {
         let plan: TilePlan
         do {
-            plan = try TilePlan(area: area, zooms: request.minZoom...request.maxZoom, geos: geos, proj: proj,
-                                isCancelled: isCancelled)
+            plan = try TilePlan(area: area, zooms: request.minZoom...request.maxZoom, limit: request.maxTiles,
+                                geos: geos, proj: proj, isCancelled: isCancelled)
         } catch let error as GeometryError {
             throw ExtractError(.crs, "cannot take the area from \(area.crs) to the basemap's tiles: \(error.message)")
         }
-        let coverage = plan.coverage
+        return Basemap(request: request, plan: plan)
+    }
+
+    var coverage: TileCoverage { plan.coverage }
+    var areaBounds: Envelope { plan.areaBounds }
+
+    /// - Throws: `ExtractError` naming `--max-tiles` when the plan has more tiles.
+    func checkTileCount() throws {
         do {
-            try coverage.checkTileCount(maxTiles: request.maxTiles)
+            try plan.checkTileCount(maxTiles: request.maxTiles)
         } catch {
             throw ExtractError(.area, error.message)
         }
-        return Basemap(request: request, coverage: coverage, areaBounds: plan.areaBounds)
     }
 
     var isURL: Bool { TileURLTemplate.isURL(request.source) }
@@ -59,14 +63,13 @@ struct Basemap {
         return try MBTilesSource(path: request.source, zooms: request.minZoom...request.maxZoom)
     }
 
-    /// Tile count per zoom, the bytes the source expects them to take (nil when unknown), and
-    /// what is wrong with the source (rows outside their zoom's range), as `create` would warn.
-    func estimate(isCancelled: @escaping () -> Bool) throws
-        -> (perZoom: [(zoom: Int, tiles: Int)], bytes: Int?, warnings: [String]) {
+    /// The bytes the source expects the tiles to take (nil when unknown, or when the plan is
+    /// over `--max-tiles` and was not counted to its last zoom), and what is wrong with the
+    /// source (rows outside their zoom's range), as `create` would warn.
+    func estimate(isCancelled: @escaping () -> Bool) throws -> (bytes: Int?, warnings: [String]) {
         let source = try makeSource(isCancelled: isCancelled)
-        let perZoom = (request.minZoom...request.maxZoom).map { (zoom: $0, tiles: coverage.count(zoom: $0)) }
-        let bytes = try source.estimatedBytes(of: coverage)
-        return (perZoom, bytes, source.warnings)
+        let bytes = plan.isComplete ? try source.estimatedBytes(of: coverage) : nil
+        return (bytes, source.warnings)
     }
 
     /// Copies the tiles into `output` (resuming a copy an interrupted run left beside it).

@@ -31,8 +31,11 @@ public enum Extractor {
         public var warnings: [String]
         /// Basemap tiles in the package (create), or the coverage's tile count (estimate).
         public var tiles: Int?
-        /// Tiles per zoom and the source's byte estimate, for `estimate`.
-        public var tilesPerZoom: [Int: Int] = [:]
+        /// Tiles per zoom, the zooms within `--max-tiles` and the source's byte estimate, for
+        /// `estimate`.
+        public var tileCounts: [TilePlan.ZoomCount] = []
+        public var tileFit: TilePlan.Fit?
+        public var maxTiles: Int?
         public var tileBytes: Int?
     }
 
@@ -44,8 +47,10 @@ public enum Extractor {
         var estimate = result(prepared, tally: tally, replicaID: nil, package: nil)
         if let basemap = prepared.basemap {
             let e = try basemap.estimate(isCancelled: isCancelled)
-            estimate.tiles = basemap.coverage.totalCount
-            estimate.tilesPerZoom = Dictionary(uniqueKeysWithValues: e.perZoom.map { ($0.zoom, $0.tiles) })
+            estimate.tiles = basemap.plan.totalCount
+            estimate.tileCounts = basemap.plan.counts
+            estimate.tileFit = basemap.plan.fit(within: basemap.request.maxTiles)
+            estimate.maxTiles = basemap.request.maxTiles
             estimate.tileBytes = e.bytes
             estimate.warnings += e.warnings
         }
@@ -64,6 +69,7 @@ public enum Extractor {
                               isCancelled: @escaping @Sendable () -> Bool = { false },
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
         let prepared = try prepare(request)
+        try prepared.basemap?.checkTileCount()
         if request.register { try refreshSourceTriggers(request.source) }
         let output = URL(fileURLWithPath: request.output).standardizedFileURL
         let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force,

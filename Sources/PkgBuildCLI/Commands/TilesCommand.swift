@@ -93,19 +93,21 @@ public struct TilesCommand: Command {
         } catch let error as GeometryError {
             throw UsageError("--area: \(error.message)")
         }
-        let plan = try TilePlan(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
+        let plan = try TilePlan(area: parsedArea, zooms: zooms, limit: maxTiles, geos: geos, proj: proj,
                                 isCancelled: { context.isCancelled })
         let coverage = plan.coverage
         let total = coverage.totalCount
         let areaBounds = plan.areaBounds
 
-        if !dryRun { try coverage.checkTileCount(maxTiles: maxTiles) }
+        if !dryRun { try plan.checkTileCount(maxTiles: maxTiles) }
 
         let source = try openSource(context)
 
         if dryRun {
-            let bytes = try source.estimatedBytes(of: coverage)
-            printPlan(coverage, bytes: bytes, context: context)
+            // A plan counted only to the zoom that passed --max-tiles has no size for the rest.
+            let bytes = plan.isComplete ? try source.estimatedBytes(of: coverage) : nil
+            printPlan(TilePlanOutput(counts: plan.counts, bytes: bytes, maxTiles: maxTiles, fit: plan.fit(within: maxTiles)),
+                      context: context)
             for warning in source.warnings { context.warn(warning) }
             return
         }
@@ -140,27 +142,14 @@ public struct TilesCommand: Command {
         return try MBTilesSource(path: from, zooms: zooms)
     }
 
-    private func printPlan(_ coverage: TileCoverage, bytes: Int?, context: CommandContext) {
-        let counts = coverage.counts
+    private func printPlan(_ plan: TilePlanOutput, context: CommandContext) {
         if json {
-            context.print(JSONValue.object([
-                "zooms": .array(counts.map { JSONValue.object(["zoom": .int($0.zoom), "tiles": .int($0.count)]) }),
-                "total_tiles": .int(coverage.totalCount),
-                "estimated_bytes": bytes.map { JSONValue.int($0) } ?? .null,
-                "max_tiles": .int(maxTiles),
-                "within_max_tiles": .bool(coverage.totalCount <= maxTiles),
-            ]).prettyPrinted)
+            context.print(JSONValue.object(plan.jsonMembers()).prettyPrinted)
             return
         }
-        var table = TextTable(columns: [.init("zoom", alignment: .right), .init("tiles", alignment: .right)])
-        for c in counts { table.append([String(c.zoom), String(c.count)]) }
-        context.write(table.rendered)
-        var line = "total: \(coverage.totalCount) tiles"
-        if let bytes { line += ", about \(TilesCommand.humanBytes(bytes)) (\(bytes) bytes)" }
-        context.print(line)
-        if coverage.totalCount > maxTiles {
-            context.warn("more than --max-tiles \(maxTiles): a real run would be refused")
-        }
+        context.write(plan.table)
+        context.print(plan.totalLine)
+        if let warning = plan.limitWarning { context.warn(warning) }
     }
 
     private func printReport(_ report: TileCopyReport, output: String, context: CommandContext) {
