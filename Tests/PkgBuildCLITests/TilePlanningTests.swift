@@ -71,6 +71,10 @@ struct TilePlanningTests {
         let counts = try runProcess("sqlite3", [output + "/basemap.mbtiles",
                                                 "SELECT count(*) FROM tiles GROUP BY zoom_level ORDER BY zoom_level"])
         #expect(counts.stdout.split(separator: "\n").map { Int($0) ?? -1 } == expected)
+        // The area as the manifest keeps it says the same: inspect finds every tile inside it.
+        let inspect = CLI.run(["inspect", output])
+        #expect(inspect.exitCode == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains("No warnings"), "\(inspect.stdout)")
     }
 }
 
