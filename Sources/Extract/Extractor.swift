@@ -157,9 +157,12 @@ public enum Extractor {
                 }
                 result.warnings += report.warnings
                 result.tiles = report.written + report.resumed
-                tiles = .init(file: PackageDirectory.basemapFileName, minZoom: basemap.request.minZoom,
-                              maxZoom: basemap.request.maxZoom, count: report.written + report.resumed,
-                              source: try basemap.identity())
+                // The zooms really held: a source without tiles at the deepest zooms asked for
+                // leaves them out, and the manifest says so rather than claim them.
+                let held = report.zooms ?? basemap.request.minZoom...basemap.request.maxZoom
+                tiles = .init(file: PackageDirectory.basemapFileName, minZoom: held.lowerBound, maxZoom: held.upperBound,
+                              count: report.written + report.resumed, source: try basemap.identity(),
+                              requestedMinZoom: basemap.request.minZoom, requestedMaxZoom: basemap.request.maxZoom)
             }
             let manifest = try makeManifest(prepared, result: result, directory: directory, toolVersion: toolVersion,
                                             created: created, tiles: tiles)

@@ -39,6 +39,8 @@ public struct TileCopyReport: Sendable, Hashable {
     public var resumed = 0
     /// Tiles the source does not have.
     public var absent = 0
+    /// The same, per zoom (zooms with none left out).
+    public var absentByZoom: [Int: Int] = [:]
     /// Tiles the source failed to deliver.
     public var failed = 0
     /// Why the first of them failed (credentials redacted), when one did.
@@ -71,7 +73,7 @@ public enum TileCopy {
                  progress: progress, isCancelled: isCancelled)
         try moveIntoPlace(work, request.output)
         // Read last: a file source looks for its problems while the copy runs.
-        report.warnings = source.warnings
+        report.warnings = source.warnings + report.absenceWarnings(request.coverage)
         return report
     }
 
@@ -142,7 +144,9 @@ public enum TileCopy {
                 if firstTile == nil { firstTile = data }
                 report.written += 1
                 report.bytes += data.count
-            case .absent: report.absent += 1
+            case .absent:
+                report.absent += 1
+                report.absentByZoom[tile.z, default: 0] += 1
             case .failed(let message):
                 if report.failed == 0 { report.firstFailure = message }
                 report.failed += 1
@@ -176,6 +180,7 @@ public enum TileCopy {
                     report.written += written
                     report.resumed += kept
                     report.absent += chunk.count - written - kept
+                    if chunk.count > written + kept { report.absentByZoom[z, default: 0] += chunk.count - written - kept }
                     done += chunk.count
                     if isCancelled() {
                         progress(done, report.requested)

@@ -160,6 +160,9 @@ public struct TilesCommand: Command {
                 "written": .int(report.written),
                 "resumed": .int(report.resumed),
                 "absent": .int(report.absent),
+                "absent_per_zoom": .array(report.absentByZoom.sorted { $0.key < $1.key }.map {
+                    .object(["zoom": .int($0.key), "tiles": .int($0.value)])
+                }),
                 "bytes": .int(report.bytes),
                 "min_zoom": report.zooms.map { JSONValue.int($0.lowerBound) } ?? .null,
                 "max_zoom": report.zooms.map { JSONValue.int($0.upperBound) } ?? .null,
