@@ -44,23 +44,24 @@ struct Basemap {
         isURL ? try TileURLTemplate(request.source).redacted : URL(fileURLWithPath: request.source).standardizedFileURL.path
     }
 
+    /// The source as `tiles` opens it (`TileSourceOpener`): the same User-Agent, rate,
+    /// headers and concurrency.
     func makeSource(isCancelled: @escaping () -> Bool) throws -> any TileSource {
-        if isURL {
-            var configuration = HTTPConfiguration()
-            configuration.concurrency = request.concurrency
-            for header in request.headers {
-                do {
-                    configuration.headers.append(try HTTPConfiguration.parseHeader(header))
-                } catch {
-                    throw ExtractError(.source, "tile source \(try identity()): \(error.description)")
-                }
+        var options = TileSourceOptions(concurrency: request.concurrency, requestsPerSecond: request.requestsPerSecond,
+                                        userAgent: request.userAgent)
+        for header in request.headers {
+            do {
+                options.headers.append(try HTTPConfiguration.parseHeader(header))
+            } catch {
+                throw ExtractError(.source, "tile source \(try identity()): \(error.description)")
             }
-            return try HTTPTileSource(template: request.source, configuration: configuration, isCancelled: isCancelled)
         }
-        guard FileManager.default.fileExists(atPath: request.source) else {
-            throw ExtractError(.source, "tile source \(request.source) does not exist")
+        do {
+            return try TileSourceOpener.open(request.source, zooms: request.minZoom...request.maxZoom, options: options,
+                                             isCancelled: isCancelled)
+        } catch let error as TilePackageError where error.kind == .invalidInput {
+            throw ExtractError(.source, error.message)
         }
-        return try MBTilesSource(path: request.source, zooms: request.minZoom...request.maxZoom)
     }
 
     /// The bytes the source expects the tiles to take (nil when unknown, or when the plan is
@@ -73,11 +74,11 @@ struct Basemap {
     }
 
     /// Copies the tiles into `output` (resuming a copy an interrupted run left beside it).
-    func copy(to output: String, isCancelled: @escaping () -> Bool) throws -> TileCopyReport {
+    func copy(to output: String, progress: TileCopy.Progress, isCancelled: @escaping () -> Bool) throws -> TileCopyReport {
         let source = try makeSource(isCancelled: isCancelled)
         let key = [try identity(), "\(areaBounds)", "\(request.minZoom)-\(request.maxZoom)", "\(coverage.totalCount)"]
             .joined(separator: "|")
         let copy = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds, jobKey: key)
-        return try TileCopy.run(copy, from: source, isCancelled: isCancelled)
+        return try TileCopy.run(copy, from: source, progress: progress, isCancelled: isCancelled)
     }
 }

@@ -65,8 +65,10 @@ public enum Extractor {
     /// never completed) is unregistered, so the re-run leaves one replica for one package.
     /// - Parameter checkpoint: for tests: called at each ``ExtractCheckpoint``; an error it
     ///   throws ends the build there as a crash would (nothing cleaned up behind it).
+    /// - Parameter tileProgress: basemap tiles done out of the total, as the copy goes.
     public static func create(_ request: ExtractRequest, toolVersion: String = "0",
                               isCancelled: @escaping @Sendable () -> Bool = { false },
+                              tileProgress: TileCopy.Progress = { _, _ in },
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
         let prepared = try prepare(request)
         try prepared.basemap?.checkTileCount()
@@ -152,8 +154,10 @@ public enum Extractor {
             var tiles: PackageManifest.Tiles?
             if let basemap = prepared.basemap {
                 let report: TileCopyReport
-                do { report = try basemap.copy(to: directory.basemapURL.path, isCancelled: isCancelled) } catch is CancellationError {
+                do { report = try basemap.copy(to: directory.basemapURL.path, progress: tileProgress, isCancelled: isCancelled) } catch is CancellationError {
                     throw ExtractError(.cancelled, "cancelled")
+                } catch let error as TilePackageError where error.kind == .incomplete {
+                    throw ExtractError(.incomplete, error.message)
                 }
                 result.warnings += report.warnings
                 result.tiles = report.written + report.resumed
@@ -206,6 +210,9 @@ public enum Extractor {
         } catch let error as ExtractError where error.kind == .cancelled {
             throw ExtractError(.cancelled, "cancelled; the unfinished package is kept in \(directory.stagingURL.path) "
                 + "and a re-run of the same command resumes it")
+        } catch let error as ExtractError where error.kind == .incomplete {
+            // Kept, as the message says: the re-run fetches only the tiles still missing.
+            throw error
         } catch {
             directory.discard()
             // Its package will not exist: a pending replica would only mislead.

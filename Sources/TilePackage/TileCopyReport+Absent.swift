@@ -19,3 +19,18 @@ extension TileCopyReport {
         return [text]
     }
 }
+
+extension TileCopyReport {
+    /// The most failed tiles a report lists one by one (the count covers them all).
+    public static let listedFailures = 20
+
+    /// For a copy finished without the tiles the source failed to deliver (`skipFailed`):
+    /// how many, and each of the first ones with why; empty when none failed.
+    public func skippedFailureWarnings(_ source: String) -> [String] {
+        guard failed > 0 else { return [] }
+        var text = "\(failed) tile\(failed == 1 ? "" : "s") could not be fetched from \(source) and \(failed == 1 ? "is" : "are") "
+            + "left out: " + failures.map { "\($0.tile) (\($0.reason))" }.joined(separator: "; ")
+        if failed > failures.count { text += "; and \(failed - failures.count) more" }
+        return [text]
+    }
+}

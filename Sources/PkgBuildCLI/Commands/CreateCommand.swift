@@ -24,9 +24,18 @@ struct CreateCommand: Command {
     func run(_ context: CommandContext) throws {
         let cancellation = context.cancellation
         let result: Extractor.Result
+        // As `tiles` shows it, on a terminal only; created at the copy's first report, when
+        // the total is known.
+        var bar: ProgressBar?
+        defer { bar?.finish() }
         do {
             result = try Extractor.create(request, toolVersion: PkgBuildVersion.current,
-                                          isCancelled: { cancellation.isCancelled })
+                                          isCancelled: { cancellation.isCancelled },
+                                          tileProgress: { done, total in
+                                              if bar == nil { bar = ProgressBar(label: "tiles", total: total, context: context) }
+                                              bar?.update(done: done)
+                                          })
+            bar?.finish()
         } catch let error as ExtractError where error.kind == .cancelled {
             // Ctrl-C: the same exit code as every command of the CLI.
             context.printError("Interrupted: \(error.message)")

@@ -31,6 +31,7 @@ public struct TilesCommand: Command {
             .option("name", valueName: "TEXT", help: "The tileset's name in the metadata. (default: the source's, else the file name)"),
             .flag("force", help: "Replace an existing MBTiles file (never the tile source, nor any other kind of file)."),
             .flag("dry-run", help: "Print tiles per zoom, total and estimated bytes; write nothing."),
+            .flag("skip-failed", help: "Finish the output without the tiles whose retries ran out, listing them, instead of failing (a re-run would fetch them)."),
             .json("result"),
         ])
 
@@ -46,6 +47,7 @@ public struct TilesCommand: Command {
     let name: String?
     let force: Bool
     let dryRun: Bool
+    let skipFailed: Bool
     let json: Bool
 
     public init(_ arguments: ParsedArguments) throws {
@@ -60,6 +62,7 @@ public struct TilesCommand: Command {
         name = try arguments.value("name")
         force = arguments.flag("force")
         dryRun = arguments.flag("dry-run")
+        skipFailed = arguments.flag("skip-failed")
         json = arguments.flag("json")
         headers = try HeaderOption.values(arguments)
         guard maxTiles > 0 else { throw UsageError("--max-tiles must be at least 1") }
@@ -114,7 +117,7 @@ public struct TilesCommand: Command {
         guard let output else { return }
         let request = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds,
                                       jobKey: "\(source.identity) \(parsedArea.crs) \(parsedArea.text) z\(zooms.lowerBound)-\(zooms.upperBound)",
-                                      name: name)
+                                      name: name, skipFailed: skipFailed)
         let bar = ProgressBar(label: "tiles", total: total, context: context)
         let report: TileCopyReport
         do {
@@ -131,15 +134,9 @@ public struct TilesCommand: Command {
     }
 
     private func openSource(_ context: CommandContext) throws -> any TileSource {
-        if TileURLTemplate.isURL(from) {
-            var configuration = HTTPConfiguration()
-            configuration.concurrency = concurrency
-            configuration.requestsPerSecond = rate
-            configuration.headers = headers
-            configuration.userAgent = HTTPConfiguration.userAgent(version: PkgBuildVersion.current)
-            return try HTTPTileSource(template: from, configuration: configuration, isCancelled: { context.isCancelled })
-        }
-        return try MBTilesSource(path: from, zooms: zooms)
+        let options = TileSourceOptions(concurrency: concurrency, requestsPerSecond: rate, headers: headers,
+                                        userAgent: HTTPConfiguration.userAgent(version: PkgBuildVersion.current))
+        return try TileSourceOpener.open(from, zooms: zooms, options: options, isCancelled: { context.isCancelled })
     }
 
     private func printPlan(_ plan: TilePlanOutput, context: CommandContext) {
@@ -160,6 +157,10 @@ public struct TilesCommand: Command {
                 "written": .int(report.written),
                 "resumed": .int(report.resumed),
                 "absent": .int(report.absent),
+                "failed": .int(report.failed),
+                "failed_tiles": .array(report.failures.map {
+                    .object(["tile": .string("\($0.tile)"), "reason": .string($0.reason)])
+                }),
                 "absent_per_zoom": .array(report.absentByZoom.sorted { $0.key < $1.key }.map {
                     .object(["zoom": .int($0.key), "tiles": .int($0.value)])
                 }),
@@ -174,6 +175,7 @@ public struct TilesCommand: Command {
         line += ", \(TilesCommand.humanBytes(report.bytes)) written"
         if report.resumed > 0 { line += ", \(report.resumed) kept from the interrupted run" }
         if report.absent > 0 { line += "; \(report.absent) tiles absent from the source" }
+        if report.failed > 0 { line += "; \(report.failed) tiles left out, their retries ran out (--skip-failed)" }
         context.print(line)
     }
 
