@@ -8,23 +8,32 @@ import TilePackage
 /// basemap.mbtiles, resumably (TilePackage's pipeline).
 struct Basemap {
     let request: TilesRequest
-    let coverage: TileCoverage
-    let areaBounds: Envelope
+    let plan: TilePlan
 
-    /// Plans the coverage and checks it against `--max-tiles`.
-    /// - Throws: `ExtractError` naming the limit when the coverage is larger.
-    static func plan(_ request: TilesRequest, area: Geometry, isCancelled: () -> Bool) throws -> Basemap {
-        let context = try GEOSContext()
-        let coverage = try TileCoverage(lonLatArea: area, zooms: request.minZoom...request.maxZoom,
-                                        context: context, isCancelled: isCancelled)
+    /// Plans the tiles as `tiles` plans them (`TilePlan`: a box as the box it says), counting
+    /// no further than the zoom that passes `--max-tiles`; `checkTileCount` refuses more.
+    static func plan(_ request: TilesRequest, area: AreaOfInterest, geos: GEOSContext, proj: PROJContext,
+                     isCancelled: () -> Bool) throws -> Basemap {
+        let plan: TilePlan
         do {
-            try coverage.checkTileCount(maxTiles: request.maxTiles)
+            plan = try TilePlan(area: area, zooms: request.minZoom...request.maxZoom, limit: request.maxTiles,
+                                geos: geos, proj: proj, isCancelled: isCancelled)
+        } catch let error as GeometryError {
+            throw ExtractError(.crs, "cannot take the area from \(area.crs) to the basemap's tiles: \(error.message)")
+        }
+        return Basemap(request: request, plan: plan)
+    }
+
+    var coverage: TileCoverage { plan.coverage }
+    var areaBounds: Envelope { plan.areaBounds }
+
+    /// - Throws: `ExtractError` naming `--max-tiles` when the plan has more tiles.
+    func checkTileCount() throws {
+        do {
+            try plan.checkTileCount(maxTiles: request.maxTiles)
         } catch {
             throw ExtractError(.area, error.message)
         }
-        // As `tiles` takes them: an area across the antimeridian keeps west > east.
-        let bounds = TileCoverage.lonLatBounds(of: area) ?? Envelope(minX: -180, minY: -85, maxX: 180, maxY: 85)
-        return Basemap(request: request, coverage: coverage, areaBounds: bounds)
     }
 
     var isURL: Bool { TileURLTemplate.isURL(request.source) }
@@ -35,38 +44,37 @@ struct Basemap {
         isURL ? try TileURLTemplate(request.source).redacted : URL(fileURLWithPath: request.source).standardizedFileURL.path
     }
 
+    /// The source as `tiles` opens it (`TileSourceOpener`): the same User-Agent, rate,
+    /// headers and concurrency.
     func makeSource(isCancelled: @escaping () -> Bool) throws -> any TileSource {
-        if isURL {
-            var configuration = HTTPConfiguration()
-            configuration.concurrency = request.concurrency
-            for header in request.headers {
-                do {
-                    configuration.headers.append(try HTTPConfiguration.parseHeader(header))
-                } catch {
-                    throw ExtractError(.source, "tile source \(try identity()): \(error.description)")
-                }
+        var options = TileSourceOptions(concurrency: request.concurrency, requestsPerSecond: request.requestsPerSecond,
+                                        userAgent: request.userAgent)
+        for header in request.headers {
+            do {
+                options.headers.append(try HTTPConfiguration.parseHeader(header))
+            } catch {
+                throw ExtractError(.source, "tile source \(try identity()): \(error.description)")
             }
-            return try HTTPTileSource(template: request.source, configuration: configuration, isCancelled: isCancelled)
         }
-        guard FileManager.default.fileExists(atPath: request.source) else {
-            throw ExtractError(.source, "tile source \(request.source) does not exist")
+        do {
+            return try TileSourceOpener.open(request.source, zooms: request.minZoom...request.maxZoom, options: options,
+                                             isCancelled: isCancelled)
+        } catch let error as TilePackageError where error.kind == .invalidInput {
+            throw ExtractError(.source, error.message)
         }
-        return try MBTilesSource(path: request.source, zooms: request.minZoom...request.maxZoom)
     }
 
-    /// Tile count per zoom, the bytes the source expects them to take (nil when unknown), and
-    /// what is wrong with the source (rows outside their zoom's range), as `create` would warn.
-    func estimate(isCancelled: @escaping () -> Bool) throws
-        -> (perZoom: [(zoom: Int, tiles: Int)], bytes: Int?, warnings: [String]) {
+    /// The bytes the source expects the tiles to take (nil when unknown, or when the plan is
+    /// over `--max-tiles` and was not counted to its last zoom), and what is wrong with the
+    /// source (rows outside their zoom's range), as `create` would warn.
+    func estimate(isCancelled: @escaping () -> Bool) throws -> (bytes: Int?, warnings: [String]) {
         let source = try makeSource(isCancelled: isCancelled)
-        let perZoom = (request.minZoom...request.maxZoom).map { (zoom: $0, tiles: coverage.count(zoom: $0)) }
-        let bytes = try source.estimatedBytes(of: coverage)
-        return (perZoom, bytes, source.warnings)
+        let bytes = plan.isComplete ? try source.estimatedBytes(of: coverage) : nil
+        return (bytes, source.warnings)
     }
 
     /// Copies the tiles into `output` (resuming a copy an interrupted run left beside it).
-    func copy(to output: String, isCancelled: @escaping () -> Bool,
-              progress: TileCopy.Progress) throws -> TileCopyReport {
+    func copy(to output: String, progress: TileCopy.Progress, isCancelled: @escaping () -> Bool) throws -> TileCopyReport {
         let source = try makeSource(isCancelled: isCancelled)
         let key = [try identity(), "\(areaBounds)", "\(request.minZoom)-\(request.maxZoom)", "\(coverage.totalCount)"]
             .joined(separator: "|")

@@ -22,6 +22,9 @@ public struct ExtractError: Error, Sendable, Hashable, CustomStringConvertible {
         case package
         /// The run was cancelled (Ctrl-C); the work in progress is kept for a re-run.
         case cancelled
+        /// Basemap tiles could not be fetched; the work in progress (the tiles so far) is kept
+        /// for a re-run, which resumes it.
+        case incomplete
         /// A failure of a library below (SQLite, GEOS, PROJ, tiles) while working.
         case failure
     }

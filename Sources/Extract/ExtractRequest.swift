@@ -79,14 +79,21 @@ public struct TilesRequest: Sendable, Hashable {
     public var maxTiles: Int
     public var concurrency: Int
     public var headers: [String]
+    /// At most this many HTTP requests a second (`--rate`); nil for no limit.
+    public var requestsPerSecond: Double?
+    /// Sent as `User-Agent` to an HTTP source: `pkgbuild/<version>`, as `tiles` sends it.
+    public var userAgent: String
 
     public init(source: String, minZoom: Int, maxZoom: Int, maxTiles: Int = TileCoverage.defaultMaxTiles,
-                concurrency: Int = 8, headers: [String] = []) {
+                concurrency: Int = 8, headers: [String] = [], requestsPerSecond: Double? = nil,
+                userAgent: String = "pkgbuild") {
         self.source = source
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.maxTiles = maxTiles
         self.concurrency = concurrency
         self.headers = headers
+        self.requestsPerSecond = requestsPerSecond
+        self.userAgent = userAgent
     }
 }

@@ -31,8 +31,11 @@ public enum Extractor {
         public var warnings: [String]
         /// Basemap tiles in the package (create), or the coverage's tile count (estimate).
         public var tiles: Int?
-        /// Tiles per zoom and the source's byte estimate, for `estimate`.
-        public var tilesPerZoom: [Int: Int] = [:]
+        /// Tiles per zoom, the zooms within `--max-tiles` and the source's byte estimate, for
+        /// `estimate`.
+        public var tileCounts: [TilePlan.ZoomCount] = []
+        public var tileFit: TilePlan.Fit?
+        public var maxTiles: Int?
         public var tileBytes: Int?
     }
 
@@ -49,8 +52,10 @@ public enum Extractor {
         var estimate = result(prepared, tally: tally, replicaID: nil, package: nil)
         if let basemap = prepared.basemap {
             let e = try basemap.estimate(isCancelled: isCancelled)
-            estimate.tiles = basemap.coverage.totalCount
-            estimate.tilesPerZoom = Dictionary(uniqueKeysWithValues: e.perZoom.map { ($0.zoom, $0.tiles) })
+            estimate.tiles = basemap.plan.totalCount
+            estimate.tileCounts = basemap.plan.counts
+            estimate.tileFit = basemap.plan.fit(within: basemap.request.maxTiles)
+            estimate.maxTiles = basemap.request.maxTiles
             estimate.tileBytes = e.bytes
             estimate.warnings += e.warnings
         }
@@ -65,11 +70,13 @@ public enum Extractor {
     /// never completed) is unregistered, so the re-run leaves one replica for one package.
     /// - Parameter checkpoint: for tests: called at each ``ExtractCheckpoint``; an error it
     ///   throws ends the build there as a crash would (nothing cleaned up behind it).
+    /// - Parameter tileProgress: basemap tiles done out of the total, as the copy goes.
     public static func create(_ request: ExtractRequest, toolVersion: String = "0",
                               isCancelled: @escaping @Sendable () -> Bool = { false },
                               progress: @escaping ExtractProgress = { _, _, _ in },
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
         let prepared = try prepare(request)
+        try prepared.basemap?.checkTileCount()
         if request.register { try refreshSourceTriggers(request.source) }
         let output = URL(fileURLWithPath: request.output).standardizedFileURL
         let directory = try PackageDirectory.open(output: output, fingerprint: request.fingerprint, force: request.force,
@@ -157,16 +164,21 @@ public enum Extractor {
             if let basemap = prepared.basemap {
                 let report: TileCopyReport
                 do {
-                    report = try basemap.copy(to: directory.basemapURL.path, isCancelled: isCancelled,
-                                              progress: { progress(.tiles, $0, $1) })
+                    report = try basemap.copy(to: directory.basemapURL.path, progress: { progress(.tiles, $0, $1) },
+                                              isCancelled: isCancelled)
                 } catch is CancellationError {
                     throw ExtractError(.cancelled, "cancelled")
+                } catch let error as TilePackageError where error.kind == .incomplete {
+                    throw ExtractError(.incomplete, error.message)
                 }
                 result.warnings += report.warnings
                 result.tiles = report.written + report.resumed
-                tiles = .init(file: PackageDirectory.basemapFileName, minZoom: basemap.request.minZoom,
-                              maxZoom: basemap.request.maxZoom, count: report.written + report.resumed,
-                              source: try basemap.identity())
+                // The zooms really held: a source without tiles at the deepest zooms asked for
+                // leaves them out, and the manifest says so rather than claim them.
+                let held = report.zooms ?? basemap.request.minZoom...basemap.request.maxZoom
+                tiles = .init(file: PackageDirectory.basemapFileName, minZoom: held.lowerBound, maxZoom: held.upperBound,
+                              count: report.written + report.resumed, source: try basemap.identity(),
+                              requestedMinZoom: basemap.request.minZoom, requestedMaxZoom: basemap.request.maxZoom)
             }
             let manifest = try makeManifest(prepared, result: result, directory: directory, toolVersion: toolVersion,
                                             created: created, tiles: tiles)
@@ -210,6 +222,9 @@ public enum Extractor {
         } catch let error as ExtractError where error.kind == .cancelled {
             throw ExtractError(.cancelled, "cancelled; the unfinished package is kept in \(directory.stagingURL.path) "
                 + "and a re-run of the same command resumes it")
+        } catch let error as ExtractError where error.kind == .incomplete {
+            // Kept, as the message says: the re-run fetches only the tiles still missing.
+            throw error
         } catch {
             directory.discard()
             // Its package will not exist: a pending replica would only mislead.
@@ -433,7 +448,7 @@ public enum Extractor {
         if request.crs == nil {
             warnings += try layerAreaOfUseWarnings(plans, lonLatArea: lonLatArea, areaText: request.area, proj: proj, geos: context)
         }
-        let basemap = try request.tiles.map { try Basemap.plan($0, area: lonLatArea, isCancelled: { false }) }
+        let basemap = try request.tiles.map { try Basemap.plan($0, area: area, geos: context, proj: proj, isCancelled: { false }) }
         return Prepared(request: request, area: area, lonLatArea: lonLatArea, plans: plans, areas: areas, relationships: relationships,
                         spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap,
                         warnings: warnings)

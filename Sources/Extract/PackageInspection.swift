@@ -121,6 +121,9 @@ public struct PackageInspection: Sendable, Hashable {
         case tileZoomRange = "tile-zoom-range"
         /// Tiles whose square does not meet the area of interest, or that cannot exist.
         case tilesOutsideArea = "tiles-outside-area"
+        /// The area takes tiles at a zoom asked for that basemap.mbtiles does not hold (the
+        /// source had none there, a 404 or a zoom beyond its deepest, or they were lost since).
+        case tilesAbsent = "tiles-absent"
         /// basemap.mbtiles cannot be read.
         case unreadableBasemap = "unreadable-basemap"
         /// A sync recorded itself but did not finish.

@@ -56,7 +56,8 @@ extension PackageInspector {
     }
 
     /// Every tile should be one whose square's interior meets the area's interior, as create
-    /// chose them; tiles that cannot exist at their zoom are counted with them.
+    /// chose them, and every such tile of the zooms asked for should be there; tiles that
+    /// cannot exist at their zoom are counted with those outside.
     static func checkCoverage(_ db: Connection, reader: MBTilesReader, zooms: [PackageInspection.Zoom],
                               manifest: PackageManifest, warnings: inout [PackageInspection.Warning]) throws {
         let invalid = try reader.outOfRangeRows()?.count ?? 0
@@ -65,7 +66,9 @@ extension PackageInspector {
                 + "whose column or row cannot exist at its zoom"))
         }
         let valid = zooms.map(\.zoom).filter { (0...TileID.maxZoom).contains($0) }
-        guard let first = valid.first, let last = valid.last,
+        let requested = manifest.tiles?.requestedZooms
+        guard let first = [valid.first, requested?.lowerBound].compactMap({ $0 }).min(),
+              let last = [valid.last, requested?.upperBound].compactMap({ $0 }).max(),
               let area = try? Geometry(geoJSON: Data(manifest.area.geojson.text.utf8)) else { return }
         let coverage: TileCoverage
         do { coverage = try TileCoverage(lonLatArea: area, zooms: first...last, context: try GEOSContext()) } catch {
@@ -73,23 +76,11 @@ extension PackageInspector {
             return
         }
         var outside: [(zoom: Int, count: Int, example: TileID)] = []
+        var inside: [Int: Int] = [:]
         for z in valid {
-            // The coverage's rectangles by XYZ row, so each tile is looked up without a list of all tiles.
-            var rows: [Int: [ClosedRange<Int>]] = [:]
-            for r in coverage.ranges(zoom: z) {
-                for y in r.minY...r.maxY { rows[y, default: []].append(r.minX...r.maxX) }
-            }
-            var count = 0
-            var example: TileID?
-            try db.forEachRow("SELECT tile_column, tile_row FROM tiles WHERE zoom_level = ?", [.integer(Int64(z))]) { s in
-                let tile = TileID(z: z, x: Int(s.int64(at: 0)), tmsY: Int(s.int64(at: 1)))
-                guard tile.isValid else { return }
-                if !(rows[tile.y]?.contains { $0.contains(tile.x) } ?? false) {
-                    count += 1
-                    if example == nil { example = tile }
-                }
-            }
-            if count > 0, let example { outside.append((z, count, example)) }
+            let found = try tilesAgainstCoverage(db, coverage: coverage, zoom: z)
+            inside[z] = found.inside
+            if let example = found.outsideExample { outside.append((z, found.outside, example)) }
         }
         if !outside.isEmpty {
             let n = outside.reduce(0) { $0 + $1.count }
@@ -97,5 +88,45 @@ extension PackageInspector {
             warnings.append(.init(.tilesOutsideArea, "basemap.mbtiles has \(n) tile\(n == 1 ? "" : "s") "
                 + "outside the area of interest: \(detail)"))
         }
+        if let requested { checkAbsent(coverage: coverage, inside: inside, requested: requested, warnings: &warnings) }
+    }
+
+    /// The zoom's tiles inside the coverage and outside it (with one of them to show).
+    private static func tilesAgainstCoverage(_ db: Connection, coverage: TileCoverage, zoom z: Int) throws
+        -> (inside: Int, outside: Int, outsideExample: TileID?) {
+        // The coverage's rectangles by XYZ row, so each tile is looked up without a list of all tiles.
+        var rows: [Int: [ClosedRange<Int>]] = [:]
+        for r in coverage.ranges(zoom: z) {
+            for y in r.minY...r.maxY { rows[y, default: []].append(r.minX...r.maxX) }
+        }
+        var inside = 0, outside = 0
+        var example: TileID?
+        try db.forEachRow("SELECT tile_column, tile_row FROM tiles WHERE zoom_level = ?", [.integer(Int64(z))]) { s in
+            let tile = TileID(z: z, x: Int(s.int64(at: 0)), tmsY: Int(s.int64(at: 1)))
+            guard tile.isValid else { return }
+            if rows[tile.y]?.contains(where: { $0.contains(tile.x) }) ?? false {
+                inside += 1
+            } else {
+                outside += 1
+                if example == nil { example = tile }
+            }
+        }
+        return (inside, outside, example)
+    }
+
+    /// Per zoom asked for, the tiles the area takes that the basemap does not hold.
+    private static func checkAbsent(coverage: TileCoverage, inside: [Int: Int], requested: ClosedRange<Int>,
+                                    warnings: inout [PackageInspection.Warning]) {
+        var total = 0
+        let perZoom = requested.compactMap { z -> String? in
+            let asked = coverage.count(zoom: z), missing = asked - (inside[z] ?? 0)
+            guard missing > 0 else { return nil }
+            total += missing
+            return missing == asked ? "zoom \(z): all \(asked)" : "zoom \(z): \(missing) of \(asked)"
+        }
+        guard total > 0 else { return }
+        warnings.append(.init(.tilesAbsent, "basemap.mbtiles lacks \(total) tile\(total == 1 ? "" : "s") the area takes at "
+            + "zoom \(requested.lowerBound)-\(requested.upperBound) (\(perZoom.joined(separator: "; "))): the tile source "
+            + "had none there when the package was built, or they were lost since"))
     }
 }

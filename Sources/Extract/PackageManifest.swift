@@ -85,22 +85,34 @@ public struct PackageManifest: Sendable, Hashable, Codable {
 
     public struct Tiles: Sendable, Hashable, Codable {
         public var file: String
+        /// The zooms the basemap really holds (the requested ones when it holds none).
         public var minZoom: Int
         public var maxZoom: Int
         public var count: Int
         /// The tile source without credentials or a query string.
         public var source: String
+        /// The zooms asked for (`--zoom`), when the source lacked some of their tiles they may
+        /// be more than the basemap holds; nil in manifests written before they were kept.
+        public var requestedMinZoom: Int?
+        public var requestedMaxZoom: Int?
 
         enum CodingKeys: String, CodingKey {
             case file, minZoom = "min_zoom", maxZoom = "max_zoom", count, source
+            case requestedMinZoom = "requested_min_zoom", requestedMaxZoom = "requested_max_zoom"
         }
-        public init(file: String, minZoom: Int, maxZoom: Int, count: Int, source: String) {
+        public init(file: String, minZoom: Int, maxZoom: Int, count: Int, source: String,
+                    requestedMinZoom: Int? = nil, requestedMaxZoom: Int? = nil) {
             self.file = file
             self.minZoom = minZoom
             self.maxZoom = maxZoom
             self.count = count
             self.source = source
+            self.requestedMinZoom = requestedMinZoom
+            self.requestedMaxZoom = requestedMaxZoom
         }
+
+        /// The zooms asked for, or those held where the manifest does not say.
+        public var requestedZooms: ClosedRange<Int> { (requestedMinZoom ?? minZoom)...(requestedMaxZoom ?? maxZoom) }
     }
 
     public init(formatVersion: Int = PackageManifest.currentFormatVersion, tool: Tool, created: String,

@@ -14,19 +14,29 @@ public struct TileCopyRequest: Sendable {
     public var jobKey: String
     /// The tileset's `name`; defaults to the source's, then to the output's file name.
     public var name: String?
+    /// Finish the output without the tiles the source failed to deliver (listed in the
+    /// report), rather than stop with them to be fetched by a re-run.
+    public var skipFailed: Bool
 
     public init(output: String, coverage: TileCoverage, areaBounds: Envelope, jobKey: String,
-                name: String? = nil) {
+                name: String? = nil, skipFailed: Bool = false) {
         self.output = output
         self.coverage = coverage
         self.areaBounds = areaBounds
         self.jobKey = jobKey
         self.name = name
+        self.skipFailed = skipFailed
     }
 
     /// Where the work in progress lives: beside the output, under a name no reader takes for
     /// a finished tileset.
     public var workPath: String { output + ".partial" }
+}
+
+/// A tile the source failed to deliver, and why (credentials redacted).
+public struct TileFailure: Sendable, Hashable {
+    public var tile: TileID
+    public var reason: String
 }
 
 /// What a copy did.
@@ -39,10 +49,14 @@ public struct TileCopyReport: Sendable, Hashable {
     public var resumed = 0
     /// Tiles the source does not have.
     public var absent = 0
+    /// The same, per zoom (zooms with none left out).
+    public var absentByZoom: [Int: Int] = [:]
     /// Tiles the source failed to deliver.
     public var failed = 0
     /// Why the first of them failed (credentials redacted), when one did.
     public var firstFailure: String?
+    /// The first `TileCopyReport.listedFailures` of them, with why (credentials redacted).
+    public var failures: [TileFailure] = []
     /// Bytes of tile data written in this run.
     public var bytes = 0
     /// The zooms with at least one tile in the output.
@@ -71,7 +85,7 @@ public enum TileCopy {
                  progress: progress, isCancelled: isCancelled)
         try moveIntoPlace(work, request.output)
         // Read last: a file source looks for its problems while the copy runs.
-        report.warnings = source.warnings
+        report.warnings = source.warnings + report.absenceWarnings(request.coverage) + report.skippedFailureWarnings(source.identity)
         return report
     }
 
@@ -96,7 +110,7 @@ public enum TileCopy {
                 try copyTileByTile(request, from: source, into: w, resuming: resuming, firstTile: &firstTile,
                                    report: &report, progress: progress, isCancelled: isCancelled)
             }
-            if report.failed > 0 {
+            if report.failed > 0 && !request.skipFailed {
                 try w.commitBatch()
                 throw TilePackageError(.incomplete, "\(report.failed) of \(report.requested) tiles could not be fetched from \(source.identity)"
                     + (report.firstFailure.map { " (the first: \($0))" } ?? "") + "; the tiles so far are kept in \(request.workPath): run the same command again to resume")
@@ -142,9 +156,12 @@ public enum TileCopy {
                 if firstTile == nil { firstTile = data }
                 report.written += 1
                 report.bytes += data.count
-            case .absent: report.absent += 1
+            case .absent:
+                report.absent += 1
+                report.absentByZoom[tile.z, default: 0] += 1
             case .failed(let message):
                 if report.failed == 0 { report.firstFailure = message }
+                if report.failures.count < TileCopyReport.listedFailures { report.failures.append(TileFailure(tile: tile, reason: message)) }
                 report.failed += 1
             }
             handled += 1
@@ -176,6 +193,7 @@ public enum TileCopy {
                     report.written += written
                     report.resumed += kept
                     report.absent += chunk.count - written - kept
+                    if chunk.count > written + kept { report.absentByZoom[z, default: 0] += chunk.count - written - kept }
                     done += chunk.count
                     if isCancelled() {
                         progress(done, report.requested)

@@ -10,15 +10,17 @@ extension TileCoverage {
     /// edges are straight in degrees, so they are densified before the exact spherical
     /// Mercator formulas take them to metres; then the quadtree walk asks GEOS.
     /// - Throws: `GeometryError` from GEOS, `CancellationError` when `isCancelled` says so.
+    /// - Parameter stoppingAbove: as the walk takes it (`init(classifier:...)`).
     public init(lonLatArea area: Geometry, zooms: ClosedRange<Int>, context: GEOSContext,
-                isCancelled: () -> Bool = { false }) throws {
+                stoppingAbove limit: Int? = nil, isCancelled: () -> Bool = { false }) throws {
         let split = try TileCoverage.splitAtAntimeridian(area, context: context)
         let mercator = split.densified(maxSegmentLength: TileCoverage.densifyDegrees).mapCoordinates { c in
             let m = WebMercator.mercator(lon: c.x, lat: c.y)
             return Coordinate(m.x, m.y)
         }
         try self.init(classifier: PreparedAreaClassifier(mercatorArea: mercator, context: context),
-                      zooms: zooms, isCancelled: isCancelled)
+                      zooms: zooms, stoppingAbove: limit, isCancelled: isCancelled)
+        mercatorArea = try context.area(mercator)
     }
 }
 
@@ -27,13 +29,14 @@ extension TileCoverage {
     /// antimeridian box as its two halves), anything else through the quadtree walk on the
     /// area taken to degrees (densified in its own CRS) and then to Web Mercator.
     /// - Throws: `GeometryError` from PROJ or GEOS, `CancellationError`.
+    /// - Parameter stoppingAbove: for the walk (a box is counted whole in closed form).
     public init(area: AreaOfInterest, zooms: ClosedRange<Int>, geos: GEOSContext, proj: PROJContext,
-                isCancelled: () -> Bool = { false }) throws {
+                stoppingAbove limit: Int? = nil, isCancelled: () -> Bool = { false }) throws {
         if area.isLonLat, let boxes = area.boxes {
             self.init(lonLatBoxes: boxes, zooms: zooms)
         } else {
             try self.init(lonLatArea: try area.lonLatGeometry(context: proj), zooms: zooms, context: geos,
-                          isCancelled: isCancelled)
+                          stoppingAbove: limit, isCancelled: isCancelled)
         }
     }
 }

@@ -29,11 +29,14 @@ public struct TileCoverage: Sendable {
     public let zooms: ClosedRange<Int>
     /// Per zoom, relative to `zooms.lowerBound`: disjoint rectangles, when computed in
     /// closed form (boxes).
-    private let boxRanges: [[TileRange]]?
+    let boxRanges: [[TileRange]]?
     /// Tiles whose whole square lies inside the area, at the zoom the walk found them.
-    private let blocks: [TileID]
+    let blocks: [TileID]
     /// Per zoom, relative to `zooms.lowerBound`: tiles on the boundary (partly inside).
-    private let boundary: [[TileID]]
+    let boundary: [[TileID]]
+    /// The area's size in EPSG:3857 square metres, when it was walked as a polygon: what the
+    /// estimate of zooms deeper than a stopped walk starts from.
+    var mercatorArea: Double?
 
     /// The tiles meeting the interior of the union of boxes given in EPSG:3857 metres.
     /// Boxes of zero width or height have no interior and contribute nothing.
@@ -68,19 +71,25 @@ public struct TileCoverage: Sendable {
     /// Walks the quadtree from zoom 0, asking `classifier` about each tile whose parent the
     /// area only partly covers; a tile the area covers whole brings in all its descendants
     /// untested.
-    /// - Parameter isCancelled: polled between zooms, so a long walk can be stopped.
+    /// - Parameters:
+    ///   - stoppingAbove: when given, the walk ends after the first zoom at which the tiles
+    ///     counted so far are more than this, and the coverage holds the zooms walked only
+    ///     (deeper ones cannot fit the limit, and walking them costs twice as much each).
+    ///   - isCancelled: polled between zooms, so a long walk can be stopped.
     /// - Throws: what the classifier throws, or `CancellationError`.
-    public init(classifier: some TileAreaClassifier, zooms: ClosedRange<Int>,
+    public init(classifier: some TileAreaClassifier, zooms: ClosedRange<Int>, stoppingAbove limit: Int? = nil,
                 isCancelled: () -> Bool = { false }) throws {
         precondition(zooms.lowerBound >= 0 && zooms.upperBound <= TileID.maxZoom, "zoom outside 0...\(TileID.maxZoom)")
-        self.zooms = zooms
         self.boxRanges = nil
         var blocks: [TileID] = []
-        var boundary: [[TileID]] = Array(repeating: [], count: zooms.count)
+        var boundary: [[TileID]] = []
         var frontier = [TileID(z: 0, x: 0, y: 0)]
+        var deepest = zooms.upperBound
+        var total = 0
         for z in 0...zooms.upperBound {
             if isCancelled() { throw CancellationError() }
             var next: [TileID] = []
+            var edge: [TileID] = []
             for tile in frontier {
                 switch try classifier.relation(ofMercatorSquare: WebMercator.mercatorBounds(of: tile)) {
                 case .outside:
@@ -88,14 +97,22 @@ public struct TileCoverage: Sendable {
                 case .inside:
                     blocks.append(tile)
                 case .partial:
-                    if z >= zooms.lowerBound { boundary[z - zooms.lowerBound].append(tile) }
+                    if z >= zooms.lowerBound { edge.append(tile) }
                     if z < zooms.upperBound { next += tile.children }
                 }
             }
             frontier = next
+            guard z >= zooms.lowerBound else { continue }
+            boundary.append(edge.sorted { ($0.y, $0.x) < ($1.y, $1.x) })
+            total += edge.count + blocks.reduce(0) { $0 + (1 << (2 * (z - $1.z))) }
+            if let limit, total > limit {
+                deepest = z
+                break
+            }
         }
+        self.zooms = zooms.lowerBound...deepest
         self.blocks = blocks
-        self.boundary = boundary.map { $0.sorted { ($0.y, $0.x) < ($1.y, $1.x) } }
+        self.boundary = boundary
     }
 
     /// Disjoint rectangles that together hold exactly the zoom's tiles, sorted by their

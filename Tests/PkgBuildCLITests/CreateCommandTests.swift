@@ -68,20 +68,21 @@ import TestSupport
         let r = CLI.run(["estimate", Self.area, "--features", source, "--tiles", TestData.url("ne_raster_z0-5.mbtiles").path,
                          "--zoom", "0-5"])
         #expect(r.exitCode == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("Tiles: 7"))
+        #expect(r.stdout.contains("total: 7 tiles"), "\(r.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == before)
         try expectNothingWritten(dir, source: source)
     }
 
-    /// `create` and `estimate` refuse a basemap of more than `--max-tiles` tiles (100,000
-    /// unless told otherwise) before any work, as `tiles` does, with the count and the zooms
-    /// that fit. The whole world: 4^z tiles at zoom z.
+    /// `create` refuses a basemap of more than `--max-tiles` tiles (100,000 unless told
+    /// otherwise) before any work, as `tiles` does, with the count and the zooms that fit;
+    /// `estimate` prints the same figures and succeeds, as `tiles --dry-run` does. The whole
+    /// world: 4^z tiles at zoom z.
     @Test(arguments: [
         (["create"], ["--zoom", "0-5", "--max-tiles", "100"], "1365 tiles at zoom 0-5, more than --max-tiles 100; zoom 0-3 fits (85 tiles)"),
-        (["estimate"], ["--zoom", "0-5", "--max-tiles", "100"], "1365 tiles at zoom 0-5, more than --max-tiles 100; zoom 0-3 fits (85 tiles)"),
+        (["estimate"], ["--zoom", "0-5", "--max-tiles", "100"], "more than --max-tiles 100: a real run would be refused; zoom 0-3 fits (85 tiles)"),
         (["create"], ["--zoom", "0-9"], "349525 tiles at zoom 0-9, more than --max-tiles 100000; zoom 0-8 fits (87381 tiles)"),
-        (["estimate"], ["--zoom", "0-9"], "349525 tiles at zoom 0-9, more than --max-tiles 100000; zoom 0-8 fits (87381 tiles)"),
-        (["estimate"], ["--zoom", "3-4", "--max-tiles", "10"], "320 tiles at zoom 3-4, more than --max-tiles 10; even zoom 3 alone does not fit"),
+        (["estimate"], ["--zoom", "0-9"], "more than --max-tiles 100000: a real run would be refused; zoom 0-8 fits (87381 tiles)"),
+        (["estimate"], ["--zoom", "3-4", "--max-tiles", "10"], "more than --max-tiles 10: a real run would be refused; even zoom 3 alone does not fit"),
     ])
     func moreBasemapTilesThanMaxTilesIsRefusedBeforeAnyWork(command: [String], options: [String], message: String) throws {
         let dir = try TemporaryDirectory()
@@ -89,7 +90,7 @@ import TestSupport
         var argv = command + ["--area=-180,-85,180,85", "--features", source, "--tiles", TestData.url("ne_raster_z0-5.mbtiles").path] + options
         if command == ["create"] { argv += ["-o", dir.path("world.pkg")] }
         let r = CLI.run(argv)
-        #expect(r.exitCode == 1, "\(r.stderr)")
+        #expect(r.exitCode == (command == ["create"] ? 1 : 0), "\(r.stderr)")
         #expect(r.stderr.contains(message), "\(r.stderr)")
         try expectNothingWritten(dir, source: source, "\(argv)")
     }

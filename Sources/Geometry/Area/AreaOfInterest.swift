@@ -47,8 +47,8 @@ public struct AreaOfInterest: Sendable {
         } else if let numbers = AreaOfInterest.boxNumbers(trimmed) {
             let boxes = try AreaOfInterest.boxes(numbers, crs: crs, text: trimmed)
             self.boxes = boxes
-            geometry = boxes.count == 1 ? .polygon(boxes[0].polygon)
-                : .multiPolygon(MultiPolygon(boxes.map(\.polygon)))
+            let polygons = boxes.map { AreaOfInterest.boxPolygon($0, lonLat: AreaOfInterest.isLonLat(crs)) }
+            geometry = polygons.count == 1 ? .polygon(polygons[0]) : .multiPolygon(MultiPolygon(polygons))
         } else {
             let parsed: Geometry
             do { parsed = try Geometry(wkt: trimmed) } catch let e as GeometryError {
@@ -68,6 +68,20 @@ public struct AreaOfInterest: Sendable {
         let shown = wkt.count > 200 ? String(wkt.prefix(197)) + "..." : wkt
         return "area \(AreaOfInterest.abbreviated(text)) is not a valid polygon (\(repairs.joined(separator: "; "))); "
             + "it was repaired and is taken as \(geometry.summary) in \(crs): \(shown)"
+    }
+
+    /// A box as a polygon. A box in degrees wider than half the world gets a vertex in the
+    /// middle of its north and south edges: an edge longer than 180 degrees of longitude is
+    /// read by every antimeridian-aware reader (ours in TileCoverage, GeoJSON's rules) as
+    /// crossing the line the short way, which would make the box a strip round the back.
+    static func boxPolygon(_ box: Envelope, lonLat: Bool) -> Polygon {
+        guard lonLat, box.maxX - box.minX > 180 else { return box.polygon }
+        let middle = (box.minX + box.maxX) / 2
+        return Polygon(exterior: [
+            Coordinate(box.minX, box.minY), Coordinate(middle, box.minY), Coordinate(box.maxX, box.minY),
+            Coordinate(box.maxX, box.maxY), Coordinate(middle, box.maxY), Coordinate(box.minX, box.maxY),
+            Coordinate(box.minX, box.minY),
+        ])
     }
 
     /// The area's bounding box in its own CRS; for an antimeridian box, west > east.

@@ -1,4 +1,5 @@
 import Extract
+import TilePackage
 
 /// `pkgbuild estimate`: what `create` would build, writing nothing.
 struct EstimateCommand: Command {
@@ -24,26 +25,22 @@ struct EstimateCommand: Command {
                                             progress: { progress.report($0.rawValue, done: $1, total: $2) })
         progress.finish()
         for warning in result.warnings { context.warn(warning) }
+        let tiles = result.maxTiles.map {
+            TilePlanOutput(counts: result.tileCounts, bytes: result.tileBytes, maxTiles: $0, fit: result.tileFit)
+        }
         if json {
             var document = ExtractOptions.json(result)
-            if case .object(var members) = document, let total = result.tiles {
-                members.append(JSONMember("tiles", .object([
-                    "total": .int(total),
-                    "bytes": result.tileBytes.map { .int($0) } ?? .null,
-                    "per_zoom": .array(result.tilesPerZoom.sorted { $0.key < $1.key }.map {
-                        .object(["zoom": .int($0.key), "tiles": .int($0.value)])
-                    }),
-                ])))
+            if case .object(var members) = document, let tiles {
+                members.append(JSONMember("tiles", .object(tiles.jsonMembers(zooms: "per_zoom", total: "total", bytes: "bytes"))))
                 document = .object(members)
             }
             context.print(document.prettyPrinted)
         } else {
             context.write(ExtractOptions.table(result))
-            if let total = result.tiles {
-                var table = TextTable(columns: [.init("ZOOM", alignment: .right), .init("TILES", alignment: .right)])
-                for (zoom, count) in result.tilesPerZoom.sorted(by: { $0.key < $1.key }) { table.append(["\(zoom)", "\(count)"]) }
-                context.write("\n" + table.rendered)
-                context.print("Tiles: \(total)" + (result.tileBytes.map { ", about \($0) bytes" } ?? ""))
+            if let tiles {
+                context.write("\n" + tiles.table)
+                context.print(tiles.totalLine)
+                if let warning = tiles.limitWarning { context.warn(warning) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Extract
+import HTTP
 
 /// The options `create` and `estimate` share, and turning them into an `ExtractRequest`.
 enum ExtractOptions {
@@ -20,6 +21,7 @@ enum ExtractOptions {
         .option("zoom", valueName: "MIN-MAX", help: "Zoom levels of the basemap, such as 0-12, or one zoom (needed with --tiles)."),
         .maxTiles,
         .concurrency,
+        .option("rate", valueName: "N", help: "At most N HTTP requests per second to a --tiles URL. (default: no limit)"),
         HeaderOption.definition,
         .json("result"),
     ]
@@ -45,16 +47,23 @@ enum ExtractOptions {
             let zoom = try TilesCommand.zoomRange(zoomText)
             let maxTiles = try arguments.required("max-tiles", as: Int.self)
             guard maxTiles > 0 else { throw UsageError("--max-tiles must be at least 1") }
+            let rate = try arguments.value("rate", as: Double.self)
+            if let rate, !(rate > 0) { throw UsageError("--rate must be a positive number of requests per second") }
+            let concurrency = try arguments.value("concurrency", as: Int.self) ?? 8
+            guard concurrency > 0 else { throw UsageError("--concurrency must be at least 1") }
             tiles = TilesRequest(source: source, minZoom: zoom.lowerBound, maxZoom: zoom.upperBound,
-                                 maxTiles: maxTiles,
-                                 concurrency: try arguments.value("concurrency", as: Int.self) ?? 8,
-                                 headers: try HeaderOption.values(arguments).map { "\($0.name): \($0.value)" })
+                                 maxTiles: maxTiles, concurrency: concurrency,
+                                 headers: try HeaderOption.values(arguments).map { "\($0.name): \($0.value)" },
+                                 requestsPerSecond: rate,
+                                 userAgent: HTTPConfiguration.userAgent(version: PkgBuildVersion.current))
         } else if arguments.isPresent("zoom") {
             throw UsageError("--zoom needs --tiles")
         } else if arguments.isPresent("header") {
             throw UsageError("--header needs --tiles")
         } else if arguments.isPresent("max-tiles") {
             throw UsageError("--max-tiles needs --tiles")
+        } else if arguments.isPresent("rate") {
+            throw UsageError("--rate needs --tiles")
         }
         let filters: [WhereFilter]
         do { filters = try arguments.values("where", as: String.self).map { try WhereFilter(parsing: $0) } } catch let error as ExtractError {

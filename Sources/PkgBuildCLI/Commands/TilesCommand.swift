@@ -31,6 +31,7 @@ public struct TilesCommand: Command {
             .option("name", valueName: "TEXT", help: "The tileset's name in the metadata. (default: the source's, else the file name)"),
             .flag("force", help: "Replace an existing MBTiles file (never the tile source, nor any other kind of file)."),
             .flag("dry-run", help: "Print tiles per zoom, total and estimated bytes; write nothing."),
+            .flag("skip-failed", help: "Finish the output without the tiles whose retries ran out, listing them, instead of failing (a re-run would fetch them)."),
             .json("result"),
         ])
 
@@ -46,6 +47,7 @@ public struct TilesCommand: Command {
     let name: String?
     let force: Bool
     let dryRun: Bool
+    let skipFailed: Bool
     let json: Bool
 
     public init(_ arguments: ParsedArguments) throws {
@@ -60,6 +62,7 @@ public struct TilesCommand: Command {
         name = try arguments.value("name")
         force = arguments.flag("force")
         dryRun = arguments.flag("dry-run")
+        skipFailed = arguments.flag("skip-failed")
         json = arguments.flag("json")
         headers = try HeaderOption.values(arguments)
         guard maxTiles > 0 else { throw UsageError("--max-tiles must be at least 1") }
@@ -95,27 +98,30 @@ public struct TilesCommand: Command {
             throw UsageError(error.message.hasPrefix("area ") ? "--\(error.message)" : "--area: \(error.message)")
         }
         if let repaired = parsedArea.repairWarning { context.warn("--\(repaired)") }
-        let coverage = try TileCoverage(area: parsedArea, zooms: zooms, geos: geos, proj: proj,
-                                        isCancelled: { context.isCancelled })
+        let plan = try TilePlan(area: parsedArea, zooms: zooms, limit: maxTiles, geos: geos, proj: proj,
+                                isCancelled: { context.isCancelled })
+        let coverage = plan.coverage
         let total = coverage.totalCount
         context.detail("Tiles: \(total) at zoom \(zooms.lowerBound)-\(zooms.upperBound) from \(from)"
                        + (output.map { " into \($0)" } ?? ""))
-        let areaBounds = try lonLatBounds(parsedArea, proj: proj)
+        let areaBounds = plan.areaBounds
 
-        if !dryRun { try coverage.checkTileCount(maxTiles: maxTiles) }
+        if !dryRun { try plan.checkTileCount(maxTiles: maxTiles) }
 
         let source = try openSource(context)
 
         if dryRun {
-            let bytes = try source.estimatedBytes(of: coverage)
-            printPlan(coverage, bytes: bytes, context: context)
+            // A plan counted only to the zoom that passed --max-tiles has no size for the rest.
+            let bytes = plan.isComplete ? try source.estimatedBytes(of: coverage) : nil
+            printPlan(TilePlanOutput(counts: plan.counts, bytes: bytes, maxTiles: maxTiles, fit: plan.fit(within: maxTiles)),
+                      context: context)
             for warning in source.warnings { context.warn(warning) }
             return
         }
         guard let output else { return }
         let request = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds,
                                       jobKey: "\(source.identity) \(parsedArea.crs) \(parsedArea.text) z\(zooms.lowerBound)-\(zooms.upperBound)",
-                                      name: name)
+                                      name: name, skipFailed: skipFailed)
         let bar = ProgressBar(label: "tiles", total: total, context: context)
         let report: TileCopyReport
         do {
@@ -132,44 +138,19 @@ public struct TilesCommand: Command {
     }
 
     private func openSource(_ context: CommandContext) throws -> any TileSource {
-        if TileURLTemplate.isURL(from) {
-            var configuration = HTTPConfiguration()
-            configuration.concurrency = concurrency
-            configuration.requestsPerSecond = rate
-            configuration.headers = headers
-            configuration.userAgent = HTTPConfiguration.userAgent(version: PkgBuildVersion.current)
-            return try HTTPTileSource(template: from, configuration: configuration, isCancelled: { context.isCancelled })
-        }
-        return try MBTilesSource(path: from, zooms: zooms)
+        let options = TileSourceOptions(concurrency: concurrency, requestsPerSecond: rate, headers: headers,
+                                        userAgent: HTTPConfiguration.userAgent(version: PkgBuildVersion.current))
+        return try TileSourceOpener.open(from, zooms: zooms, options: options, isCancelled: { context.isCancelled })
     }
 
-    /// The area's bounding box in degrees; an antimeridian box keeps west > east.
-    private func lonLatBounds(_ area: AreaOfInterest, proj: PROJContext) throws -> Envelope {
-        if area.isLonLat && area.boxes != nil { return area.envelope }
-        return TileCoverage.lonLatBounds(of: try area.lonLatGeometry(context: proj)) ?? area.envelope
-    }
-
-    private func printPlan(_ coverage: TileCoverage, bytes: Int?, context: CommandContext) {
-        let counts = coverage.counts
+    private func printPlan(_ plan: TilePlanOutput, context: CommandContext) {
         if json {
-            context.print(JSONValue.object([
-                "zooms": .array(counts.map { JSONValue.object(["zoom": .int($0.zoom), "tiles": .int($0.count)]) }),
-                "total_tiles": .int(coverage.totalCount),
-                "estimated_bytes": bytes.map { JSONValue.int($0) } ?? .null,
-                "max_tiles": .int(maxTiles),
-                "within_max_tiles": .bool(coverage.totalCount <= maxTiles),
-            ]).prettyPrinted)
+            context.print(JSONValue.object(plan.jsonMembers()).prettyPrinted)
             return
         }
-        var table = TextTable(columns: [.init("zoom", alignment: .right), .init("tiles", alignment: .right)])
-        for c in counts { table.append([String(c.zoom), String(c.count)]) }
-        context.write(table.rendered)
-        var line = "total: \(coverage.totalCount) tiles"
-        if let bytes { line += ", about \(TilesCommand.humanBytes(bytes)) (\(bytes) bytes)" }
-        context.print(line)
-        if coverage.totalCount > maxTiles {
-            context.warn("more than --max-tiles \(maxTiles): a real run would be refused")
-        }
+        context.write(plan.table)
+        context.print(plan.totalLine)
+        if let warning = plan.limitWarning { context.warn(warning) }
     }
 
     private func printReport(_ report: TileCopyReport, output: String, context: CommandContext) {
@@ -180,6 +161,13 @@ public struct TilesCommand: Command {
                 "written": .int(report.written),
                 "resumed": .int(report.resumed),
                 "absent": .int(report.absent),
+                "failed": .int(report.failed),
+                "failed_tiles": .array(report.failures.map {
+                    .object(["tile": .string("\($0.tile)"), "reason": .string($0.reason)])
+                }),
+                "absent_per_zoom": .array(report.absentByZoom.sorted { $0.key < $1.key }.map {
+                    .object(["zoom": .int($0.key), "tiles": .int($0.value)])
+                }),
                 "bytes": .int(report.bytes),
                 "min_zoom": report.zooms.map { JSONValue.int($0.lowerBound) } ?? .null,
                 "max_zoom": report.zooms.map { JSONValue.int($0.upperBound) } ?? .null,
@@ -191,6 +179,7 @@ public struct TilesCommand: Command {
         line += ", \(TilesCommand.humanBytes(report.bytes)) written"
         if report.resumed > 0 { line += ", \(report.resumed) kept from the interrupted run" }
         if report.absent > 0 { line += "; \(report.absent) tiles absent from the source" }
+        if report.failed > 0 { line += "; \(report.failed) tiles left out, their retries ran out (--skip-failed)" }
         context.info(line)
     }
 
