@@ -51,6 +51,7 @@ enum ErrorKind {
         case .registration: return "registration"
         case .package: return "package"
         case .cancelled: return "interrupted"
+        case .incomplete: return "incomplete"
         case .failure: return "failure"
         }
     }

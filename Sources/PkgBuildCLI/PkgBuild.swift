@@ -39,6 +39,10 @@ public struct PkgBuild: CommandGroup {
         discussion: """
             Builds offline packages of basemap tiles (MBTiles) and feature layers \
             (GeoPackage) for an area of interest, and syncs field edits back to the source.
+
+            Exit codes: 0 completed (edits a sync's direction leaves pending are reported, not \
+            failures); 1 failed or refused; 2 a conflict is still unresolved; 3 verify found \
+            divergence; 64 usage error; 130 interrupted.
             """,
         subcommands: subcommands,
         version: PkgBuildVersion.current)

@@ -25,6 +25,15 @@ import Testing
         }
     }
 
+    /// The exit codes of the contract, where `pkgbuild --help` says them.
+    @Test func rootHelpGivesTheExitCodes() {
+        let help = CLI.run(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for code in ["0 completed", "1 failed or refused", "2 a conflict is still unresolved", "3 verify found divergence",
+                     "64 usage error", "130 interrupted"] {
+            #expect(help.contains(code), "\(code) missing from the root help")
+        }
+    }
+
     @Test(arguments: commandPaths)
     func helpPageHasItsSectionsInOrder(path: [String]) throws {
         let page = CLI.run(path + ["--help"])

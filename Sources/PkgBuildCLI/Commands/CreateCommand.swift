@@ -27,10 +27,6 @@ struct CreateCommand: Command {
         let progress = StageProgress(context: context)
         defer { progress.finish() }
         let result: Extractor.Result
-        // As `tiles` shows it, on a terminal only; created at the copy's first report, when
-        // the total is known.
-        var bar: ProgressBar?
-        defer { bar?.finish() }
         do {
             result = try Extractor.create(request, toolVersion: PkgBuildVersion.current,
                                           isCancelled: { cancellation.isCancelled },
