@@ -218,9 +218,8 @@ final class SourceReader {
     private func relationshipColumns(of table: String) -> [(String, Int)] {
         guard let plan = plans.first(where: { $0.name.lowercased() == table.lowercased() }) else { return [] }
         var columns: Set<String> = []
-        for r in relationships {
-            if r.originTable.lowercased() == table.lowercased() { columns.insert(r.originKey) }
-            if r.destinationTable.lowercased() == table.lowercased() { columns.insert(r.destinationKey) }
+        for end in relationships.flatMap(\.ends) where end.table.lowercased() == table.lowercased() {
+            columns.insert(end.key)
         }
         return columns.compactMap { c in
             plan.table.columns.firstIndex { $0.lowercased() == c.lowercased() }.map { (c.lowercased(), $0) }
@@ -231,24 +230,22 @@ final class SourceReader {
     private func relatedPass(connection: Connection, context: GEOSContext, selectors: [String: LayerSelector],
                              inPackage: Set<String>) throws {
         for r in relationships {
-            let ends = [(from: r.originTable, fromKey: r.originKey, to: r.destinationTable, toKey: r.destinationKey, forward: true),
-                        (from: r.destinationTable, fromKey: r.destinationKey, to: r.originTable, toKey: r.originKey, forward: false)]
-            for end in ends {
-                guard inPackage.contains(end.from.lowercased()), inPackage.contains(end.to.lowercased()),
-                      let toPlan = plans.first(where: { $0.name.lowercased() == end.to.lowercased() }),
+            for end in r.ends {
+                guard inPackage.contains(end.table.lowercased()), inPackage.contains(end.otherTable.lowercased()),
+                      let toPlan = plans.first(where: { $0.name.lowercased() == end.otherTable.lowercased() }),
                       toPlan.mode == .spatial || toPlan.mode == .relatedOnly,
-                      let keys = areaKeyValues[end.from.lowercased()]?[end.fromKey.lowercased()], !keys.isEmpty
+                      let keys = areaKeyValues[end.table.lowercased()]?[end.key.lowercased()], !keys.isEmpty
                 else { continue }
                 var targets = Array(keys)
                 if let mapping = r.mappingTable {
-                    targets = try mapped(keys: targets, through: mapping, forward: end.forward, connection: connection)
+                    targets = try mapped(keys: targets, through: mapping, from: end, connection: connection)
                 }
                 for chunk in stride(from: 0, to: targets.count, by: 500) {
                     try checkCancelled()
                     let part = Array(targets[chunk..<min(chunk + 500, targets.count)])
                     let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
                     try stream(toPlan, connection: connection,
-                               condition: "\(SQL.identifier(end.toKey)) IN (\(marks))", arguments: part,
+                               condition: "\(SQL.identifier(end.otherKey)) IN (\(marks))", arguments: part,
                                tracked: true, selector: selectors[toPlan.name], related: true)
                 }
             }
@@ -256,9 +253,9 @@ final class SourceReader {
     }
 
     /// The other ends' key values of mapping-table links (Related Tables Extension).
-    private func mapped(keys: [SQLiteValue], through mapping: String, forward: Bool,
+    private func mapped(keys: [SQLiteValue], through mapping: String, from end: Relationship.End,
                         connection: Connection) throws -> [SQLiteValue] {
-        let (fromColumn, toColumn) = forward ? ("base_id", "related_id") : ("related_id", "base_id")
+        let (fromColumn, toColumn) = (end.mappingColumn, end.otherMappingColumn)
         var result: Set<SQLiteValue> = []
         for chunk in stride(from: 0, to: keys.count, by: 500) {
             let part = Array(keys[chunk..<min(chunk + 500, keys.count)])

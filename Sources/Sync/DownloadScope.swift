@@ -57,12 +57,11 @@ final class DownloadScope {
             var conditions: [String] = []
             var unknown = false
             for r in relationships {
-                let ends = [(r.originTable, r.originKey, r.destinationTable, r.destinationKey),
-                            (r.destinationTable, r.destinationKey, r.originTable, r.originKey)]
-                for (this, thisKey, other, otherKey) in ends where this.lowercased() == name && spatial.contains(other.lowercased()) {
+                for end in r.ends where end.table.lowercased() == name && spatial.contains(end.otherTable.lowercased()) {
                     if case .keys = r.storage {
-                        links[name, default: []].append((thisKey, other, otherKey))
-                        conditions.append(Self.isIn(thisKey, value: "p.\(SQL.identifier(otherKey))", from: "\(SQL.identifier(other)) p"))
+                        links[name, default: []].append((end.key, end.otherTable, end.otherKey))
+                        conditions.append(Self.isIn(end.key, value: "p.\(SQL.identifier(end.otherKey))",
+                                                    from: "\(SQL.identifier(end.otherTable)) p"))
                     } else {
                         mapped.insert(name)
                         if r.mappingTable.map({ m in !mappingLinks.isMapping(named: m) }) ?? true { unknown = true }
