@@ -271,9 +271,6 @@ final class SourceReader {
     /// relationships between copied tables (ours and the Related Tables Extension's, with
     /// the mapping rows whose both ends were copied), and their extension rows.
     private func copyMetadata(connection: Connection, inPackage: Set<String>) throws {
-        func exists(_ table: String) throws -> Bool {
-            try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) != nil
-        }
         func createSQL(_ table: String) throws -> String? {
             try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])?.stringValue
         }
@@ -287,11 +284,11 @@ final class SourceReader {
         }
         let tableList = inPackage.map { SQL.literal($0) }.joined(separator: ", ")
         var copiedMetadata: [String] = []
-        if try exists("gpkg_data_columns"), let ddl = try createSQL("gpkg_data_columns") {
+        if try tableExists("gpkg_data_columns", in: connection), let ddl = try createSQL("gpkg_data_columns") {
             _ = send(.sql(ddl, []))
             try copyRows("gpkg_data_columns", where: "lower(table_name) IN (\(tableList))")
             copiedMetadata.append("gpkg_data_columns")
-            if try exists("gpkg_data_column_constraints"), let ddl = try createSQL("gpkg_data_column_constraints") {
+            if try tableExists("gpkg_data_column_constraints", in: connection), let ddl = try createSQL("gpkg_data_column_constraints") {
                 _ = send(.sql(ddl, []))
                 // In the source's rowid order: an enum's values are listed in the order they were
                 // written, which the unique index the IN would otherwise follow does not keep.
@@ -302,7 +299,7 @@ final class SourceReader {
                 copiedMetadata.append("gpkg_data_column_constraints")
             }
         }
-        for metadata in ["pkgbuild_relationships"] where try exists(metadata) {
+        for metadata in ["pkgbuild_relationships"] where try tableExists(metadata, in: connection) {
             if let ddl = try createSQL(metadata) {
                 _ = send(.sql(ddl, []))
                 try copyRows(metadata, where: "lower(origin_table) IN (\(tableList)) AND lower(destination_table) IN (\(tableList))")
@@ -313,7 +310,7 @@ final class SourceReader {
             $0.mappingTable != nil && inPackage.contains($0.originTable.lowercased())
                 && inPackage.contains($0.destinationTable.lowercased())
         }
-        if !mappings.isEmpty, try exists("gpkgext_relations"), let ddl = try createSQL("gpkgext_relations") {
+        if !mappings.isEmpty, try tableExists("gpkgext_relations", in: connection), let ddl = try createSQL("gpkgext_relations") {
             _ = send(.sql(ddl, []))
             copiedMetadata.append("gpkgext_relations")
             for r in mappings {
@@ -345,7 +342,7 @@ final class SourceReader {
             _ = send(.sql("UPDATE gpkg_contents SET identifier = coalesce(?, identifier), description = coalesce(?, description) "
                           + "WHERE table_name = ?", [row[1], row[2], row[0]]))
         }
-        if try exists("gpkg_extensions") {
+        if try tableExists("gpkg_extensions", in: connection) {
             let names = (copiedMetadata.map { $0.lowercased() } + Array(inPackage)).map(SQL.literal).joined(separator: ", ")
             try copyRows("gpkg_extensions", where: """
                 lower(table_name) IN (\(names)) AND extension_name NOT IN ('gpkg_rtree_index', \(SQL.literal(SyncSchema.extensionName)))
