@@ -49,10 +49,10 @@ extension PackageDirectory {
         // leaves the -wal and -shm it made behind.
         let mode: Connection.OpenMode = FileManager.default.isWritableFile(atPath: data.path) ? .readWrite : .readOnly
         guard let db = try? Connection(path: data.path, mode: mode),
-              (try? db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_package'")) != nil else {
+              (try? tableExists("pkgbuild_package", in: db)) == true else {
             return "its \(dataFileName) is not a pkgbuild package's (no pkgbuild_package table)"
         }
-        guard (try? db.scalar("SELECT 1 FROM sqlite_master WHERE name = ?", [.text(SyncSchema.editsTable)])) != nil else {
+        guard (try? tableExists(SyncSchema.editsTable, in: db)) == true else {
             return nil
         }
         let pending: Int

@@ -50,7 +50,7 @@ extension PackageInspector {
                                geos: GEOSContext, warnings: inout [PackageInspection.Warning]) throws {
         let name = layer.name
         let rtreeName = GeometryColumnInfo.rtreeName(table: name, column: column)
-        let hasRTree = try db.scalar("SELECT 1 FROM sqlite_master WHERE name = ?", [.text(rtreeName)]) != nil
+        let hasRTree = try tableExists(rtreeName, in: db)
         if !hasRTree {
             warnings.append(.init(.rtreeMissing, "layer \(name): no spatial index (\(rtreeName) is missing)"))
         }
@@ -157,7 +157,7 @@ extension PackageInspector {
     /// Pending local edits by table (lowercased) and operation, as sync would upload them (an
     /// update that put every value back is no edit); nil when the package tracks no changes.
     static func pendingEdits(_ db: Connection) -> [String: PackageInspection.PendingEdits]? {
-        guard (try? db.scalar("SELECT 1 FROM sqlite_master WHERE name = ?", [.text(SyncSchema.editsTable)])) != nil else { return nil }
+        guard (try? tableExists(SyncSchema.editsTable, in: db)) == true else { return nil }
         var result: [String: PackageInspection.PendingEdits] = [:]
         do {
             try PackageChangeTracking(connection: db).forEachPendingChange { change in

@@ -15,7 +15,7 @@ extension PackageInspector {
             syncGeneration: values["sync_generation"].flatMap { Int64($0) },
             pendingSyncID: values["pending_sync_id"], lastSyncID: values["last_sync_id"], lastSyncAt: values["last_sync_at"],
             openConflicts: 0, unresolvedConflicts: 0)
-        if try db.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pkgbuild_conflicts'") != nil {
+        if try tableExists("pkgbuild_conflicts", in: db) {
             let row = try db.query("""
                 SELECT count(*), CAST(total(decision IS NULL) AS INTEGER) FROM pkgbuild_conflicts WHERE status = 'open'
                 """).first

@@ -1,4 +1,5 @@
 import Foundation
+import Geodatabase
 import SQLite
 
 /// Our own tables in data.gpkg (prefix `pkgbuild_`) that say what the package is: its
@@ -55,7 +56,7 @@ public enum PackageMetadata {
 
     /// The `pkgbuild_package` values of a package, empty when it has none.
     public static func values(in connection: Connection) throws -> [String: String] {
-        guard try connection.scalar("SELECT 1 FROM sqlite_master WHERE name = 'pkgbuild_package'") != nil else { return [:] }
+        guard try tableExists("pkgbuild_package", in: connection) else { return [:] }
         var result: [String: String] = [:]
         for row in try connection.query("SELECT key, value FROM pkgbuild_package") {
             if let k = row[0].stringValue, let v = row[1].stringValue { result[k] = v }
@@ -66,9 +67,7 @@ public enum PackageMetadata {
     /// How `create` cut each layer, from `pkgbuild_layers`, by table name as stored; empty
     /// when the package has no such table.
     public static func layerCuts(in connection: Connection) throws -> [String: LayerCut] {
-        guard try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pkgbuild_layers'") != nil else {
-            return [:]
-        }
+        guard try tableExists("pkgbuild_layers", in: connection) else { return [:] }
         var cuts: [String: LayerCut] = [:]
         // Packages built before `related_only` was recorded lack the column: their related-only
         // tables are known by the related rows they took.

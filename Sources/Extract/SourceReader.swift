@@ -218,9 +218,8 @@ final class SourceReader {
     private func relationshipColumns(of table: String) -> [(String, Int)] {
         guard let plan = plans.first(where: { $0.name.lowercased() == table.lowercased() }) else { return [] }
         var columns: Set<String> = []
-        for r in relationships {
-            if r.originTable.lowercased() == table.lowercased() { columns.insert(r.originKey) }
-            if r.destinationTable.lowercased() == table.lowercased() { columns.insert(r.destinationKey) }
+        for end in relationships.flatMap(\.ends) where end.table.lowercased() == table.lowercased() {
+            columns.insert(end.key)
         }
         return columns.compactMap { c in
             plan.table.columns.firstIndex { $0.lowercased() == c.lowercased() }.map { (c.lowercased(), $0) }
@@ -231,24 +230,22 @@ final class SourceReader {
     private func relatedPass(connection: Connection, context: GEOSContext, selectors: [String: LayerSelector],
                              inPackage: Set<String>) throws {
         for r in relationships {
-            let ends = [(from: r.originTable, fromKey: r.originKey, to: r.destinationTable, toKey: r.destinationKey, forward: true),
-                        (from: r.destinationTable, fromKey: r.destinationKey, to: r.originTable, toKey: r.originKey, forward: false)]
-            for end in ends {
-                guard inPackage.contains(end.from.lowercased()), inPackage.contains(end.to.lowercased()),
-                      let toPlan = plans.first(where: { $0.name.lowercased() == end.to.lowercased() }),
+            for end in r.ends {
+                guard inPackage.contains(end.table.lowercased()), inPackage.contains(end.otherTable.lowercased()),
+                      let toPlan = plans.first(where: { $0.name.lowercased() == end.otherTable.lowercased() }),
                       toPlan.mode == .spatial || toPlan.mode == .relatedOnly,
-                      let keys = areaKeyValues[end.from.lowercased()]?[end.fromKey.lowercased()], !keys.isEmpty
+                      let keys = areaKeyValues[end.table.lowercased()]?[end.key.lowercased()], !keys.isEmpty
                 else { continue }
                 var targets = Array(keys)
                 if let mapping = r.mappingTable {
-                    targets = try mapped(keys: targets, through: mapping, forward: end.forward, connection: connection)
+                    targets = try mapped(keys: targets, through: mapping, from: end, connection: connection)
                 }
                 for chunk in stride(from: 0, to: targets.count, by: 500) {
                     try checkCancelled()
                     let part = Array(targets[chunk..<min(chunk + 500, targets.count)])
                     let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
                     try stream(toPlan, connection: connection,
-                               condition: "\(SQL.identifier(end.toKey)) IN (\(marks))", arguments: part,
+                               condition: "\(SQL.identifier(end.otherKey)) IN (\(marks))", arguments: part,
                                tracked: true, selector: selectors[toPlan.name], related: true)
                 }
             }
@@ -256,9 +253,9 @@ final class SourceReader {
     }
 
     /// The other ends' key values of mapping-table links (Related Tables Extension).
-    private func mapped(keys: [SQLiteValue], through mapping: String, forward: Bool,
+    private func mapped(keys: [SQLiteValue], through mapping: String, from end: Relationship.End,
                         connection: Connection) throws -> [SQLiteValue] {
-        let (fromColumn, toColumn) = forward ? ("base_id", "related_id") : ("related_id", "base_id")
+        let (fromColumn, toColumn) = (end.mappingColumn, end.otherMappingColumn)
         var result: Set<SQLiteValue> = []
         for chunk in stride(from: 0, to: keys.count, by: 500) {
             let part = Array(keys[chunk..<min(chunk + 500, keys.count)])
@@ -274,9 +271,6 @@ final class SourceReader {
     /// relationships between copied tables (ours and the Related Tables Extension's, with
     /// the mapping rows whose both ends were copied), and their extension rows.
     private func copyMetadata(connection: Connection, inPackage: Set<String>) throws {
-        func exists(_ table: String) throws -> Bool {
-            try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) != nil
-        }
         func createSQL(_ table: String) throws -> String? {
             try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])?.stringValue
         }
@@ -290,11 +284,11 @@ final class SourceReader {
         }
         let tableList = inPackage.map { SQL.literal($0) }.joined(separator: ", ")
         var copiedMetadata: [String] = []
-        if try exists("gpkg_data_columns"), let ddl = try createSQL("gpkg_data_columns") {
+        if try tableExists("gpkg_data_columns", in: connection), let ddl = try createSQL("gpkg_data_columns") {
             _ = send(.sql(ddl, []))
             try copyRows("gpkg_data_columns", where: "lower(table_name) IN (\(tableList))")
             copiedMetadata.append("gpkg_data_columns")
-            if try exists("gpkg_data_column_constraints"), let ddl = try createSQL("gpkg_data_column_constraints") {
+            if try tableExists("gpkg_data_column_constraints", in: connection), let ddl = try createSQL("gpkg_data_column_constraints") {
                 _ = send(.sql(ddl, []))
                 // In the source's rowid order: an enum's values are listed in the order they were
                 // written, which the unique index the IN would otherwise follow does not keep.
@@ -305,7 +299,7 @@ final class SourceReader {
                 copiedMetadata.append("gpkg_data_column_constraints")
             }
         }
-        for metadata in ["pkgbuild_relationships"] where try exists(metadata) {
+        for metadata in ["pkgbuild_relationships"] where try tableExists(metadata, in: connection) {
             if let ddl = try createSQL(metadata) {
                 _ = send(.sql(ddl, []))
                 try copyRows(metadata, where: "lower(origin_table) IN (\(tableList)) AND lower(destination_table) IN (\(tableList))")
@@ -316,7 +310,7 @@ final class SourceReader {
             $0.mappingTable != nil && inPackage.contains($0.originTable.lowercased())
                 && inPackage.contains($0.destinationTable.lowercased())
         }
-        if !mappings.isEmpty, try exists("gpkgext_relations"), let ddl = try createSQL("gpkgext_relations") {
+        if !mappings.isEmpty, try tableExists("gpkgext_relations", in: connection), let ddl = try createSQL("gpkgext_relations") {
             _ = send(.sql(ddl, []))
             copiedMetadata.append("gpkgext_relations")
             for r in mappings {
@@ -348,7 +342,7 @@ final class SourceReader {
             _ = send(.sql("UPDATE gpkg_contents SET identifier = coalesce(?, identifier), description = coalesce(?, description) "
                           + "WHERE table_name = ?", [row[1], row[2], row[0]]))
         }
-        if try exists("gpkg_extensions") {
+        if try tableExists("gpkg_extensions", in: connection) {
             let names = (copiedMetadata.map { $0.lowercased() } + Array(inPackage)).map(SQL.literal).joined(separator: ", ")
             try copyRows("gpkg_extensions", where: """
                 lower(table_name) IN (\(names)) AND extension_name NOT IN ('gpkg_rtree_index', \(SQL.literal(SyncSchema.extensionName)))

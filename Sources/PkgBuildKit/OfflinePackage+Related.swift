@@ -68,22 +68,16 @@ extension OfflinePackage {
         let name = layer.name.lowercased()
         for relationship in schema.relationships {
             // Seen from the origin (forward, the mapping's base_id) or the destination (backward).
-            let sides: [(direction: RelatedFeature.Direction, table: String, key: String, otherTable: String, otherKey: String,
-                         linkColumn: String, otherLinkColumn: String)] = [
-                (.forward, relationship.originTable, relationship.originKey, relationship.destinationTable,
-                 relationship.destinationKey, "base_id", "related_id"),
-                (.backward, relationship.destinationTable, relationship.destinationKey, relationship.originTable,
-                 relationship.originKey, "related_id", "base_id"),
-            ]
-            for side in sides where side.table.lowercased() == name {
+            for side in relationship.ends where side.table.lowercased() == name {
                 guard let other = schema.layer(named: side.otherTable) else { continue }
                 let otherKey = SQL.identifier(side.otherKey)
-                var end = RelationshipEnd(relationship: relationship, direction: side.direction, other: other,
-                                          condition: "t.\(otherKey) = ?", keyValue: try keyValue(side.key), link: nil)
+                var end = RelationshipEnd(relationship: relationship, direction: side.isOrigin ? .forward : .backward,
+                                          other: other, condition: "t.\(otherKey) = ?", keyValue: try keyValue(side.key),
+                                          link: nil)
                 if let mapping = relationship.mappingTable {
-                    end.condition = "t.\(otherKey) IN (SELECT \(side.otherLinkColumn) FROM \(SQL.identifier(mapping)) "
-                        + "WHERE \(side.linkColumn) = ?)"
-                    end.link = (mapping, side.linkColumn)
+                    end.condition = "t.\(otherKey) IN (SELECT \(side.otherMappingColumn) FROM \(SQL.identifier(mapping)) "
+                        + "WHERE \(side.mappingColumn) = ?)"
+                    end.link = (mapping, side.mappingColumn)
                 }
                 ends.append(end)
             }

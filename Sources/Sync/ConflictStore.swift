@@ -68,7 +68,7 @@ enum ConflictStore {
 
     /// The decisions `resolve` recorded on open conflicts.
     static func decisions(in package: Connection) throws -> [ConflictDecision] {
-        guard try exists(packageTable, in: package) else { return [] }
+        guard try tableExists(packageTable, in: package) else { return [] }
         return try package.query("""
             SELECT table_name, globalid, column_name, decision FROM pkgbuild_conflicts
             WHERE status = 'open' AND decision IS NOT NULL ORDER BY id
@@ -82,7 +82,7 @@ enum ConflictStore {
     /// The rows whose local change `resolve --take source` discards: open conflicts no policy
     /// settles (a change the source refuses, one a clipped layer cannot take) with that decision.
     static func discards(in package: Connection) throws -> Set<RowKey> {
-        guard try exists(packageTable, in: package) else { return [] }
+        guard try tableExists(packageTable, in: package) else { return [] }
         let kinds = ConflictKind.allCases.filter { !$0.isWinnable }.map { SQL.literal($0.rawValue) }.joined(separator: ", ")
         let others = try package.scalar("SELECT 1 FROM pragma_table_info('pkgbuild_conflicts') WHERE name = 'other_rows'") != nil
         var rows = Set<RowKey>()
@@ -98,7 +98,7 @@ enum ConflictStore {
 
     /// The conflicts still open (unresolved, or resolved by a decision not yet applied).
     static func open(in package: Connection) throws -> [(conflict: Conflict, decision: ConflictSide?)] {
-        guard try exists(packageTable, in: package) else { return [] }
+        guard try tableExists(packageTable, in: package) else { return [] }
         let columns = try readColumns(packageTable, in: package)
         return try package.query("SELECT \(columns), decision FROM pkgbuild_conflicts WHERE status = 'open' ORDER BY id")
             .map { (conflict(from: $0), $0[valueCount].stringValue.flatMap(ConflictSide.init(rawValue:))) }
@@ -131,7 +131,7 @@ enum ConflictStore {
     /// whole-row conflicts, or one column), or on every open conflict when `globalID` is nil.
     /// - Returns: the number of conflicts the decision covers.
     static func decide(_ side: ConflictSide, globalID: String?, column: String?, in package: Connection) throws -> Int {
-        guard try exists(packageTable, in: package) else { return 0 }
+        guard try tableExists(packageTable, in: package) else { return 0 }
         var sql = "UPDATE pkgbuild_conflicts SET decision = ? WHERE status = 'open'"
         var arguments: [SQLiteValue] = [.text(side.rawValue)]
         if let globalID {
@@ -165,7 +165,7 @@ enum ConflictStore {
     }
 
     static func recordedAtSource(syncID: String, in source: Connection) throws -> [Conflict] {
-        guard try exists(sourceTable, in: source) else { return [] }
+        guard try tableExists(sourceTable, in: source) else { return [] }
         return try source.query("SELECT \(try readColumns(sourceTable, in: source)) FROM pkgbuild_sync_conflicts WHERE sync_id = ? ORDER BY rowid",
                                 [.text(syncID)]).map(conflict(from:))
     }
@@ -189,9 +189,5 @@ enum ConflictStore {
 
     private static func otherRows(_ value: SQLiteValue) -> [String] {
         (value.stringValue ?? "").split(separator: " ").map(String.init)
-    }
-
-    static func exists(_ table: String, in connection: Connection) throws -> Bool {
-        try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) != nil
     }
 }

@@ -21,7 +21,7 @@ enum DeferredRows {
 
     /// The deferred rows, by the table names as recorded.
     static func all(in package: Connection) throws -> [(table: String, globalID: String)] {
-        guard try ConflictStore.exists(table, in: package) else { return [] }
+        guard try tableExists(table, in: package) else { return [] }
         return try package.query("SELECT table_name, globalid FROM pkgbuild_deferred ORDER BY rowid").map {
             ($0[0].stringValue ?? "", $0[1].stringValue ?? "")
         }
@@ -29,7 +29,7 @@ enum DeferredRows {
 
     /// Replaces the list (in the caller's transaction).
     static func replace(with rows: [(table: String, globalID: String)], in package: Connection) throws {
-        if try rows.isEmpty && !ConflictStore.exists(table, in: package) { return }
+        if try rows.isEmpty && !tableExists(table, in: package) { return }
         try package.execute(ddl)
         try OwnTables.register(in: package, side: .package)
         try package.execute("DELETE FROM pkgbuild_deferred")

@@ -12,10 +12,10 @@ import SQLite
 final class DownloadScope {
     private let geos: GEOSContext
     private var areas: [String: (area: Geometry, prepared: PreparedGeometry)] = [:]
-    private let source: Connection
     private let package: Connection
     private let projections: LayerProjections
-    private var filterStatements: [String: Statement] = [:]
+    /// Statements prepared once: the layers' filters on the source, membership lookups on the package.
+    private let sourceStatements: StatementCache
     private let packageStatements: StatementCache
     /// Per related-only table (lower-cased): its key-based links to spatial tables, as
     /// (this table's column, the spatial table, its column).
@@ -47,8 +47,8 @@ final class DownloadScope {
         self.mappingLinks = mappingLinks
         self.geos = geos
         for (table, area) in areas { self.areas[table] = (area, try geos.prepare(area)) }
-        self.source = source
         self.package = package
+        sourceStatements = StatementCache(source)
         packageStatements = StatementCache(package)
         let spatial = Set(tables.filter { $0.cut.spatial }.map { $0.name.lowercased() })
         // Packages built before the cut recorded `relatedOnly` are known by the rows they took.
@@ -57,12 +57,11 @@ final class DownloadScope {
             var conditions: [String] = []
             var unknown = false
             for r in relationships {
-                let ends = [(r.originTable, r.originKey, r.destinationTable, r.destinationKey),
-                            (r.destinationTable, r.destinationKey, r.originTable, r.originKey)]
-                for (this, thisKey, other, otherKey) in ends where this.lowercased() == name && spatial.contains(other.lowercased()) {
+                for end in r.ends where end.table.lowercased() == name && spatial.contains(end.otherTable.lowercased()) {
                     if case .keys = r.storage {
-                        links[name, default: []].append((thisKey, other, otherKey))
-                        conditions.append(Self.isIn(thisKey, value: "p.\(SQL.identifier(otherKey))", from: "\(SQL.identifier(other)) p"))
+                        links[name, default: []].append((end.key, end.otherTable, end.otherKey))
+                        conditions.append(Self.isIn(end.key, value: "p.\(SQL.identifier(end.otherKey))",
+                                                    from: "\(SQL.identifier(end.otherTable)) p"))
                     } else {
                         mapped.insert(name)
                         if r.mappingTable.map({ m in !mappingLinks.isMapping(named: m) }) ?? true { unknown = true }
@@ -190,16 +189,9 @@ final class DownloadScope {
     /// Evaluates the layer's `--where` (checked by `create` when the package was built) on the
     /// source row.
     private func passesFilter(_ filter: String, row: RowValues, table: SyncTable) throws -> Bool {
-        let statement: Statement
-        if let cached = filterStatements[table.name] {
-            statement = cached
-        } else {
-            statement = try source.prepare("""
-                SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND (\(filter))
-                """)
-            filterStatements[table.name] = statement
-        }
-        statement.reset()
+        let statement = try sourceStatements.statement("""
+            SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND (\(filter))
+            """)
         defer { statement.reset() }
         try statement.bind([row[table.globalIDColumn] ?? .null])
         return try statement.step()

@@ -17,7 +17,7 @@ enum InFlightImages {
     static func rebase(_ tables: [SyncTable], in package: Connection) throws {
         for table in tables {
             let images = SQL.identifier(SyncSchema.inFlightTable(for: table.name))
-            guard try ConflictStore.exists(SyncSchema.inFlightTable(for: table.name), in: package),
+            guard try tableExists(SyncSchema.inFlightTable(for: table.name), in: package),
                   try package.scalar("SELECT 1 FROM \(images) LIMIT 1") != nil else { continue }
             let base = SQL.identifier(SyncSchema.baseTable(for: table.name))
             let g = SQL.identifier(table.globalIDColumn), t = SQL.identifier(table.name)
@@ -36,7 +36,7 @@ enum InFlightImages {
 
     /// Forgets every image (in the caller's transaction).
     static func clear(_ tables: [SyncTable], in package: Connection) throws {
-        for table in tables where try ConflictStore.exists(SyncSchema.inFlightTable(for: table.name), in: package) {
+        for table in tables where try tableExists(SyncSchema.inFlightTable(for: table.name), in: package) {
             try package.execute("DELETE FROM \(SQL.identifier(SyncSchema.inFlightTable(for: table.name)))")
         }
     }

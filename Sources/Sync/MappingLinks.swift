@@ -42,11 +42,12 @@ final class MappingLinks {
         sourceStatements = StatementCache(source)
         let byName = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         for r in relationships {
-            guard let mapping = r.mappingTable, let table = byName[mapping.lowercased()],
-                  let origin = byName[r.originTable.lowercased()],
-                  let destination = byName[r.destinationTable.lowercased()] else { continue }
-            mappings[mapping.lowercased()] = (table, [End(column: "base_id", table: origin, key: r.originKey),
-                                                      End(column: "related_id", table: destination, key: r.destinationKey)])
+            guard let mapping = r.mappingTable, let table = byName[mapping.lowercased()] else { continue }
+            let ends = r.ends.compactMap { end in
+                byName[end.table.lowercased()].map { End(column: end.mappingColumn, table: $0, key: end.key) }
+            }
+            guard ends.count == 2 else { continue }
+            mappings[mapping.lowercased()] = (table, ends)
         }
     }
 

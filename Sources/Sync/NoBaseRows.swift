@@ -21,7 +21,7 @@ enum NoBaseRows {
     /// `delete` for one it lacks (in the caller's transaction).
     static func mark(_ globalID: String, of table: SyncTable, as operation: ChangeOperation, in package: Connection) throws {
         // Once per package, not per row: a re-attach marks every differing row.
-        if try !ConflictStore.exists(Self.table, in: package) {
+        if try !tableExists(Self.table, in: package) {
             try package.execute(ddl)
             try OwnTables.register(in: package, side: .package)
         }
@@ -38,7 +38,7 @@ enum NoBaseRows {
 
     /// The rows listed.
     static func all(in package: Connection) throws -> Set<RowKey> {
-        guard try ConflictStore.exists(table, in: package) else { return [] }
+        guard try tableExists(table, in: package) else { return [] }
         return Set(try package.query("SELECT table_name, globalid FROM pkgbuild_no_base").map {
             RowKey($0[0].stringValue ?? "", $0[1].stringValue ?? "")
         })
@@ -46,7 +46,7 @@ enum NoBaseRows {
 
     /// Forgets the rows whose change a sync cleared.
     static func prune(in package: Connection) throws {
-        guard try ConflictStore.exists(table, in: package) else { return }
+        guard try tableExists(table, in: package) else { return }
         try package.execute("""
             DELETE FROM pkgbuild_no_base WHERE NOT EXISTS (SELECT 1 FROM pkgbuild_edits e
               WHERE e.table_name = pkgbuild_no_base.table_name AND e.globalid = pkgbuild_no_base.globalid)

@@ -82,7 +82,9 @@ extension SyncRun {
             try PackageSyncState.reattached(state, in: package)
             var edits: [RowKey: ChangeOperation] = [:]
             for row in try package.query("SELECT table_name, globalid, operation FROM pkgbuild_edits") {
-                edits[RowKey(row[0].stringValue ?? "", row[1].stringValue ?? "")] = try ChangeOperation(parsing: row[2])
+                let table = row[0].stringValue ?? "", globalID = row[1].stringValue ?? ""
+                edits[RowKey(table, globalID)] = try ChangeOperation(parsing: row[2], in: SyncSchema.editsTable,
+                                                                     table: table, globalID: globalID)
             }
             for table in tables { try markDifferences(of: table, edits: edits, scope: scope) }
         }

@@ -109,8 +109,7 @@ extension SyncRun {
         let name = table.name.lowercased()
         return relationships.flatMap { r -> [String] in
             guard case .keys = r.storage else { return [] }
-            return (r.originTable.lowercased() == name ? [r.originKey] : [])
-                + (r.destinationTable.lowercased() == name ? [r.destinationKey] : [])
+            return r.ends.filter { $0.table.lowercased() == name }.map(\.key)
         }.compactMap { key in table.valueColumns.first { $0.lowercased() == key.lowercased() } }
     }
 
@@ -123,12 +122,10 @@ extension SyncRun {
         let name = table.name.lowercased()
         for r in relationships {
             guard case .keys = r.storage else { continue }
-            let ends = [(r.originTable, r.originKey, r.destinationTable, r.destinationKey),
-                        (r.destinationTable, r.destinationKey, r.originTable, r.originKey)]
-            for (this, thisKey, other, otherKey) in ends where this.lowercased() == name {
-                guard let otherTable = tablesByName[other.lowercased()], scope.isRelatedOnly(otherTable),
-                      let value = row[thisKey], !value.isNull else { continue }
-                for globalID in try sourceRows.globalIDs(in: otherTable, where: otherKey, is: value) {
+            for end in r.ends where end.table.lowercased() == name {
+                guard let otherTable = tablesByName[end.otherTable.lowercased()], scope.isRelatedOnly(otherTable),
+                      let value = row[end.key], !value.isNull else { continue }
+                for globalID in try sourceRows.globalIDs(in: otherTable, where: end.otherKey, is: value) {
                     try bringSourceRow(globalID, table: otherTable, scope: scope, report: &report, counts: true)
                 }
             }

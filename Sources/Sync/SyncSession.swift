@@ -66,6 +66,9 @@ public final class SyncSession {
         guard try sourceGDB.isEnabled() else {
             throw SyncError(.source, "source \(sourcePath) is not sync-enabled")
         }
+        // A change log damaged past its CHECK stops the sync before either side is written.
+        let tracking = PackageChangeTracking(connection: package.connection)
+        try tracking.requireKnownOperations()
         var state = stored
         if options.reattach {
             guard !options.dryRun else { throw SyncError(.invalidArgument, "--reattach cannot be a dry run: it registers a new replica") }
@@ -83,6 +86,10 @@ public final class SyncSession {
         let scope = RegisteredScope(replica)
         state = scope.applied(to: state)
         try Self.checkCancelled(options)
+        if options.direction.downloads {
+            try sourceGDB.requireKnownOperations(since: state.sourceGeneration, excludingReplica: state.replicaID,
+                                                 tables: try tracking.trackedTables().map(\.name))
+        }
         // Columns added at the source come in first: the schemas read next are the sync's.
         try SchemaMigration.apply(try SchemaMigration.plan(package: package.connection, source: source.connection),
                                   package: package.connection, source: source.connection, dryRun: options.dryRun)

@@ -40,8 +40,9 @@ final class VerifyComparison {
                                   mappingLinks: mappingLinks, geos: geos)
         var pending: [RowKey: ChangeOperation] = [:]
         try package.forEachRow("SELECT table_name, globalid, operation FROM \(SyncSchema.editsTable)") { row in
-            let key = RowKey(row.value(at: 0).stringValue ?? "", row.value(at: 1).stringValue ?? "")
-            pending[key] = try ChangeOperation(parsing: row.value(at: 2))
+            let table = row.value(at: 0).stringValue ?? "", globalID = row.value(at: 1).stringValue ?? ""
+            pending[RowKey(table, globalID)] = try ChangeOperation(parsing: row.value(at: 2), in: SyncSchema.editsTable,
+                                                                   table: table, globalID: globalID)
         }
         self.pending = pending
         var behind = Set<RowKey>()

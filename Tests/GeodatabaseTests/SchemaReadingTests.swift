@@ -108,4 +108,15 @@ extension SchemaReadingTests {
         #expect(schema.constraints["species_codes"]?.description == "tree species")
         #expect(schema.constraints["height_range"]?.description == "height in metres")
     }
+
+    /// A table's presence as SQLite names it: any letter case, tables and views, not indexes.
+    @Test func tableExistsMatchesNamesAsSQLiteDoes() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE Parks (id INTEGER PRIMARY KEY, name TEXT); CREATE VIEW park_names AS SELECT name FROM Parks; "
+                       + "CREATE INDEX parks_name ON Parks (name)")
+        #expect(try tableExists("parks", in: db))
+        #expect(try tableExists("PARK_NAMES", in: db))
+        #expect(try !tableExists("parks_name", in: db))
+        #expect(try !tableExists("airports", in: db))
+    }
 }

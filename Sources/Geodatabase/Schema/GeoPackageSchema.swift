@@ -74,8 +74,9 @@ func readRelationships(_ connection: Connection) throws -> [Relationship] {
 
 // MARK: - Pieces (also used by the sync code)
 
-/// True when a table (or view) of that name exists in the main database, any letter case.
-func tableExists(_ name: String, in connection: Connection) throws -> Bool {
+/// True when a table (or view) of that name exists in the main database, any letter case (as
+/// SQLite matches names): the one check of a table's presence for every module above.
+public func tableExists(_ name: String, in connection: Connection) throws -> Bool {
     try connection.scalar("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND lower(name) = lower(?)",
                           [.text(name)]) != nil
 }

@@ -52,3 +52,29 @@ public struct Relationship: Sendable, Hashable {
         return nil
     }
 }
+
+extension Relationship {
+    /// The relationship seen from one of its tables: that table and its key, the table and key
+    /// at the other end, and which column of a mapping table holds each end's key values.
+    public struct End: Sendable, Hashable {
+        /// True seen from the origin (the relationship's forward direction).
+        public var isOrigin: Bool
+        public var table: String
+        public var key: String
+        public var otherTable: String
+        public var otherKey: String
+
+        /// The mapping table's column of this end's key values (Related Tables Extension):
+        /// `base_id` for the origin, `related_id` for the destination.
+        public var mappingColumn: String { isOrigin ? "base_id" : "related_id" }
+        /// The mapping table's column of the other end's key values.
+        public var otherMappingColumn: String { isOrigin ? "related_id" : "base_id" }
+    }
+
+    /// Both ends: seen from the origin, then from the destination (the same table twice for a
+    /// relationship of a table with itself).
+    public var ends: [End] {
+        [End(isOrigin: true, table: originTable, key: originKey, otherTable: destinationTable, otherKey: destinationKey),
+         End(isOrigin: false, table: destinationTable, key: destinationKey, otherTable: originTable, otherKey: originKey)]
+    }
+}

@@ -129,7 +129,8 @@ public struct PackageChangeTracking {
                         ? RowValues(columns: columns, values: (0..<n).map { row.value(at: 5 + $0) }) : nil
                     let current = row.int64(at: 4) == 1
                         ? RowValues(columns: columns, values: (0..<n).map { row.value(at: 5 + n + $0) }) : nil
-                    let operation = ChangeOperation(rawValue: row.value(at: 2).stringValue ?? "") ?? .update
+                    let operation = try ChangeOperation(parsing: row.value(at: 2), in: SyncSchema.editsTable, table: table.name,
+                                                         globalID: row.value(at: 1).stringValue ?? "")
                     let changed: [String]
                     switch operation {
                     case .insert: changed = compared.filter { current?.values[$0].isNull == false }.map { columns[$0] }
@@ -147,6 +148,19 @@ public struct PackageChangeTracking {
                 }
             }
         }
+    }
+
+    /// Checks that every change ``forEachPendingChange(unchanged:_:)`` streams has a known
+    /// operation, so that a sync refuses a damaged log before it writes anything.
+    /// - Throws: ``GeodatabaseError`` (`invalidContent`) naming the first damaged change.
+    public func requireKnownOperations() throws {
+        try requireInstalled()
+        let tracked = Set(try trackedTables().map(\.name))
+        let damaged = try connection.query("""
+            SELECT table_name, globalid, operation FROM \(SyncSchema.editsTable)
+            WHERE \(ChangeOperation.unknownOperationSQL) ORDER BY position
+            """)
+        try ChangeOperation.requireKnown(damaged.filter { tracked.contains($0[0].stringValue ?? "") }, in: SyncSchema.editsTable)
     }
 
     /// Forgets the changes at or before `position` (the current rows become their base),

@@ -211,18 +211,37 @@ public struct SourceGeodatabase {
         let wanted = tables.map { Set($0.map { $0.lowercased() }) }
         try connection.forEachRow("""
             SELECT generation, table_name, globalid, operation, replica_id, sync_id, changed_at
-            FROM pkgbuild_changes WHERE generation > ?1 AND (?2 IS NULL OR replica_id IS NOT ?2)
-            ORDER BY generation
+            FROM pkgbuild_changes WHERE \(Self.changesSince) ORDER BY generation
             """, [.integer(generation), excludingReplica.map(SQLiteValue.text) ?? .null]) { row in
             let table = row.value(at: 1).stringValue ?? ""
             if let wanted, !wanted.contains(table.lowercased()) { return }
-            try body(SourceChange(generation: row.int64(at: 0), table: table,
-                                  globalID: row.value(at: 2).stringValue ?? "",
-                                  operation: ChangeOperation(rawValue: row.value(at: 3).stringValue ?? "") ?? .update,
+            let globalID = row.value(at: 2).stringValue ?? ""
+            let operation = try ChangeOperation(parsing: row.value(at: 3), in: SyncSchema.changesTable, table: table,
+                                                globalID: globalID)
+            try body(SourceChange(generation: row.int64(at: 0), table: table, globalID: globalID, operation: operation,
                                   replicaID: row.value(at: 4).stringValue, syncID: row.value(at: 5).stringValue,
                                   changedAt: row.value(at: 6).stringValue ?? ""))
         }
     }
+
+    /// Checks that every change ``forEachChange(since:excludingReplica:tables:)`` streams has
+    /// a known operation, so that a sync refuses a damaged log before it writes anything.
+    /// - Throws: ``GeodatabaseError`` (`invalidContent`) naming the first damaged change.
+    public func requireKnownOperations(since generation: Int64, excludingReplica: String? = nil,
+                                       tables: [String]? = nil) throws {
+        try requireEnabled()
+        let wanted = tables.map { Set($0.map { $0.lowercased() }) }
+        let damaged = try connection.query("""
+            SELECT table_name, globalid, operation FROM pkgbuild_changes
+            WHERE \(Self.changesSince) AND \(ChangeOperation.unknownOperationSQL) ORDER BY generation
+            """, [.integer(generation), excludingReplica.map(SQLiteValue.text) ?? .null])
+        try ChangeOperation.requireKnown(damaged.filter { row in
+            wanted.map { $0.contains((row[0].stringValue ?? "").lowercased()) } ?? true
+        }, in: SyncSchema.changesTable)
+    }
+
+    /// The changes after generation `?1`, but those whose last writer is replica `?2` (if any).
+    private static let changesSince = "generation > ?1 AND (?2 IS NULL OR replica_id IS NOT ?2)"
 
     /// Tables with row counts, the generation, replicas and relationships.
     public func status() throws -> SourceStatus {
