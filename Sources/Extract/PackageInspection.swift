@@ -73,10 +73,15 @@ public struct PackageInspection: Sendable, Hashable {
         /// `unregistered`, `unknown-replica`); nil when the source cannot be read from here.
         public var sourceState: String?
 
-        /// One word for the package's state: `unregistered`, `sync-pending`, `conflicts`,
-        /// `edited` or `in-sync`.
+        /// The standings in which the source refuses the package's syncs until `sync --reattach`.
+        public static let strandedStates: Set<String> = ["stale-copy", "restored-source", "unregistered", "unknown-replica"]
+
+        /// One word for the package's state: `unregistered` (built without a replica),
+        /// `stranded` (the source refuses its syncs), `sync-pending`, `conflicts`, `edited` or
+        /// `in-sync`.
         public func state(pendingEdits: Int) -> String {
             if id == nil { return "unregistered" }
+            if let sourceState, Self.strandedStates.contains(sourceState) { return "stranded" }
             if pendingSyncID != nil { return "sync-pending" }
             if unresolvedConflicts > 0 { return "conflicts" }
             return pendingEdits > 0 ? "edited" : "in-sync"

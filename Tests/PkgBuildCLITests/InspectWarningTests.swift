@@ -178,6 +178,8 @@ struct InspectWarningTests {
         #expect(unregister.exitCode == 0, "\(unregister.stderr)")
         let report = try fixture.inspect()
         #expect((report["replica"] as? [String: Any])?["source_state"] as? String == "unregistered")
+        // Its headline state says it cannot sync as it is, not "in-sync".
+        #expect(report["state"] as? String == "stranded", "\(report["state"] ?? "")")
         let warning = try fixture.warnings("replica-registration").first ?? ""
         #expect(warning.contains("replica \(id) was unregistered") && warning.contains("--reattach"), "\(warning)")
         #expect(warning.contains("run 'pkgbuild sync \(fixture.package) --reattach'"), "\(warning)")
