@@ -42,10 +42,13 @@ enum Reattach {
                 id: renewed.replicaID, name: packageName, generation: generation, areaWKT: scope.areaWKT,
                 areaCRS: scope.areaCRS, layers: layers, optionsJSON: scope.optionsJSON))
             try source.recordSync(replicaID: renewed.replicaID, syncID: renewed.lastSyncID ?? "", generation: generation)
-            if case .refused(let refusal) = standing, refusal.reason != .staleCopy,
-               try source.replica(id: state.replicaID) != nil {
-                try source.unregisterReplica(id: state.replicaID, by: "pkgbuild sync --reattach (\(refusal.reason.rawValue))",
-                                             successor: renewed.replicaID)
+            if case .refused(let refusal) = standing, refusal.reason != .staleCopy {
+                if try source.replica(id: state.replicaID) != nil {
+                    try source.unregisterReplica(id: state.replicaID, by: "pkgbuild sync --reattach (\(refusal.reason.rawValue))",
+                                                 successor: renewed.replicaID)
+                } else {
+                    try source.recordSuccessor(renewed.replicaID, ofRetired: state.replicaID)
+                }
             }
         }
         return renewed

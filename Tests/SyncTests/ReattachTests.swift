@@ -93,6 +93,10 @@ import Testing
         let reattached = run(["sync", url.path, "--source", fixture.sourcePath, "--reattach"])
         #expect(reattached.exitCode == 0, "\(reattached.stdout) \(reattached.stderr)")
         #expect(reattached.stdout.contains("Re-attached: replica \(old)"))
+        // The unregistered replica names the one that took over (source replicas' REPLACED BY).
+        let renewed = try PackageSyncState.read(fixture.openPackage(url).connection).replicaID
+        let registry = SourceGeodatabase(connection: try fixture.openSource().connection)
+        #expect(try registry.retiredReplica(id: old)?.successorID == renewed)
         try StaleCopyTests.setKodiakType("after", in: fixture, url)
         #expect(try fixture.sync(url).status == .completed)
         #expect(try scalar(fixture, "SELECT type FROM airports WHERE name = 'Kodiak'") == "after")

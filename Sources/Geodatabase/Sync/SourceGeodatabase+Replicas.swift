@@ -136,6 +136,15 @@ extension SourceGeodatabase {
         }
     }
 
+    /// Names the replica that took over from an unregistered one (a `sync --reattach` of its
+    /// package), where no successor is recorded yet; the first successor stays.
+    public func recordSuccessor(_ successor: String, ofRetired id: String) throws {
+        try requireEnabled()
+        guard try tableExists(SyncSchema.retiredReplicasTable, in: connection) else { return }
+        try connection.execute("UPDATE pkgbuild_retired_replicas SET successor_id = ? WHERE replica_id = ? AND successor_id IS NULL",
+                               [.text(successor), .text(id)])
+    }
+
     /// True when a sync of that id was applied (recorded by ``recordSync(replicaID:syncID:generation:)``).
     public func isSyncApplied(_ syncID: String) throws -> Bool {
         try requireEnabled()
