@@ -361,8 +361,12 @@ final class SyncRun {
                 try bringRelated(to: row, of: table, scope: scope, report: &report)
             }
             report.left += try removeRowsWithoutParent(scope: scope)
-            try DeferredRows.replace(with: deferred.compactMap { key in tablesByName[key.table].map { ($0.name, key.globalID) } },
-                                     in: package)
+            try recordDeferred(deferred)
+        } else if !deferred.isEmpty {
+            // Upload only: a settled row whose merged unique value a pending row holds kept its
+            // copy; it waits with the rows earlier downloads left (its source change is this
+            // replica's own, so no later download would see it otherwise).
+            try recordDeferred(deferred.union(try DeferredRows.all(in: package).map { RowKey($0.table, $0.globalID) }))
         }
         try source.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
         sourceOpen = false
@@ -550,6 +554,12 @@ final class SyncRun {
 
     /// Forgets the uploaded changes (through `position`) and their base rows, except the rows
     /// that stay pending.
+    /// Replaces the package's list of rows a download left for a later one.
+    func recordDeferred(_ keys: Set<RowKey>) throws {
+        try DeferredRows.replace(with: keys.compactMap { key in tablesByName[key.table].map { ($0.name, key.globalID) } },
+                                 in: package)
+    }
+
     func clearUploaded(through position: Int64, keeping keep: Set<RowKey>) throws {
         guard options.direction.uploads else { return }
         // RowKey lower-cases table names; the change log has them as tracked.

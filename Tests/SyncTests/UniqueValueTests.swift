@@ -109,6 +109,37 @@ import Testing
         #expect(try PackageConflicts.list(package: url).map(\.conflict.otherRows.count) == [1])
     }
 
+    /// Found by soak seed 37: an upload-only sync settles a row whose merged unique value (the
+    /// office's) a pending local insert holds; the row keeps its copy and waits, listed as
+    /// deferred, so verify calls it behind and a later download brings it, though its source
+    /// change is this replica's own upload.
+    @Test func aSettledRowThatWaitsInAnUploadOnlySyncComesDownLater() throws {
+        let (fixture, url, data) = try Self.fixture()
+        // The package holds the value unique too (create copies the table, not the index).
+        try ogrSQL(data, "CREATE UNIQUE INDEX airports_iata ON airports (iata_code)")
+        try ogrSQL(fixture.sourcePath, "UPDATE airports SET iata_code = 'NEW' WHERE name = 'Kodiak'")
+        try ogrSQL(data, "UPDATE airports SET type = 'field' WHERE name = 'Kodiak'")
+        try ogrSQL(data, """
+            INSERT INTO airports (geom, name, iata_code, type) \
+            SELECT geom, 'Kodiak strip', 'NEW', 'small' FROM airports WHERE name = 'Kodiak'
+            """)
+        let up = CLI.run(["sync", url.path, "--source", fixture.sourcePath, "--direction", "upload", "--on-conflict", "source-wins"])
+        #expect(up.exitCode == 2, "\(up.stdout) \(up.stderr)")
+        let source = try fixture.openSource().connection
+        #expect(try source.scalar("SELECT type || ' ' || iata_code FROM airports WHERE name = 'Kodiak'") == "field NEW")
+        let verify = CLI.run(["verify", url.path, "--source", fixture.sourcePath])
+        #expect(verify.exitCode == 0, "\(verify.stdout)")
+        #expect(verify.stdout.contains("behind"), "\(verify.stdout)")
+
+        #expect(CLI.run(["resolve", url.path, "--all", "--take", "source"]).exitCode == 0)
+        let settled = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(settled.exitCode == 0, "\(settled.stdout) \(settled.stderr)")
+        let package = try fixture.openPackage(url).connection
+        #expect(try package.scalar("SELECT type || ' ' || iata_code FROM airports WHERE name = 'Kodiak'") == "field NEW")
+        #expect(try package.scalar("SELECT count(*) FROM airports WHERE name = 'Kodiak strip'") == 0)
+        #expect(CLI.run(["verify", url.path, "--source", fixture.sourcePath]).exitCode == 0)
+    }
+
     @Test func aCollisionWithAnOfficeRowDoesNotHoldBackTheOtherEditsOnceSettled() throws {
         let (fixture, url, data) = try Self.fixture()
         try ogrSQL(fixture.sourcePath, "UPDATE airports SET iata_code = 'NEW' WHERE name = 'Bethel'")
