@@ -48,15 +48,20 @@ enum ConflictStore {
     /// `other_rows` column.
     private static func prepare(_ table: String, ddl: String, in connection: Connection) throws {
         try connection.execute(ddl)
-        if try connection.scalar("SELECT 1 FROM pragma_table_info(?) WHERE name = 'other_rows'", [.text(table)]) == nil {
+        if try !hasOtherRows(table, in: connection) {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN other_rows TEXT")
         }
+    }
+
+    /// Whether the table has the `other_rows` column (tables made before it do not).
+    private static func hasOtherRows(_ table: String, in connection: Connection) throws -> Bool {
+        try connection.scalar("SELECT 1 FROM pragma_table_info(?) WHERE name = 'other_rows'", [.text(table)]) != nil
     }
 
     /// The value columns to read: a table not yet prepared (a read-only package made before
     /// `other_rows`) reads NULL for it.
     private static func readColumns(_ table: String, in connection: Connection) throws -> String {
-        try connection.scalar("SELECT 1 FROM pragma_table_info(?) WHERE name = 'other_rows'", [.text(table)]) != nil
+        try hasOtherRows(table, in: connection)
             ? valueColumns : valueColumns.replacingOccurrences(of: ", other_rows", with: ", NULL AS other_rows")
     }
 
@@ -84,7 +89,7 @@ enum ConflictStore {
     static func discards(in package: Connection) throws -> Set<RowKey> {
         guard try tableExists(packageTable, in: package) else { return [] }
         let kinds = ConflictKind.allCases.filter { !$0.isWinnable }.map { SQL.literal($0.rawValue) }.joined(separator: ", ")
-        let others = try package.scalar("SELECT 1 FROM pragma_table_info('pkgbuild_conflicts') WHERE name = 'other_rows'") != nil
+        let others = try hasOtherRows(packageTable, in: package)
         var rows = Set<RowKey>()
         for row in try package.query("""
             SELECT table_name, globalid, \(others ? "other_rows" : "NULL") FROM pkgbuild_conflicts
