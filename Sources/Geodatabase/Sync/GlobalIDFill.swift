@@ -29,6 +29,11 @@ func fillGlobalIDs(_ table: String, key: String, column: String, in connection: 
         if let end {
             condition += " AND \(k) <= ?"
             arguments.append(end)
+        } else {
+            // The last slice takes every row still without one, whatever its key (a NULL key
+            // is in no range): no row is left untracked.
+            condition = ""
+            arguments = []
         }
         try connection.execute(update + condition, arguments)
         filled += connection.changes
