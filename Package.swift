@@ -28,12 +28,17 @@ let package = Package(
         // Domain layers.
         .target(name: "Geodatabase", dependencies: ["Geometry", "SQLite"]),
         .target(name: "TilePackage", dependencies: ["Geometry", "SQLite", "HTTP"]),
-        .target(name: "Extract", dependencies: ["Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
-        .target(name: "Sync", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite"]),
+        // The offline package's own format: manifest, layout, the pkgbuild_* tables of data.gpkg.
+        .target(name: "PackageFormat", dependencies: ["Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "Extract", dependencies: ["PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
+        .target(name: "Sync", dependencies: ["Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        // Reading a package back: what it holds, warnings, the SVG and GeoJSON drawings.
+        .target(name: "Inspect", dependencies: ["PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite"]),
         // What field and desktop apps link: open a package, identify, related, edit, sync.
-        .target(name: "PkgBuildKit", dependencies: ["Sync", "Extract", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "PkgBuildKit", dependencies: ["Sync", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "PkgBuildCLI",
-                dependencies: ["PkgBuildKit", "Sync", "Extract", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
+                dependencies: ["PkgBuildKit", "Sync", "Extract", "Inspect", "PackageFormat", "Geodatabase", "TilePackage",
+                               "Geometry", "SQLite", "HTTP"]),
         .executableTarget(name: "pkgbuild", dependencies: ["PkgBuildCLI"]),
 
         // Test plumbing only: testdata paths, temporary directories, running oracles.
@@ -43,11 +48,11 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP", "TestSupport"]),
-        .testTarget(name: "ExtractTests", dependencies: ["Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+        .testTarget(name: "ExtractTests", dependencies: ["Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildKitTests",
                     dependencies: ["PkgBuildKit", "PkgBuildCLI", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
-        .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "Extract", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "PkgBuildCLI", "Extract", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+        .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "Extract", "Inspect", "PackageFormat", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "PkgBuildCLI", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

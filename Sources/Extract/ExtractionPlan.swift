@@ -1,5 +1,6 @@
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 /// How one table of the source is taken into the package.

@@ -1,6 +1,7 @@
 import Foundation
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 import TilePackage
 
@@ -152,7 +153,9 @@ public enum Extractor {
                 "area_crs": prepared.area.crs,
                 "created": created,
                 PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue,
-            ], layers: zip(prepared.plans, result.layers).map { ($0, $1.cut) })
+            ], layers: zip(prepared.plans, result.layers).map {
+                PackageMetadata.LayerRecord(name: $0.name, sourceCRS: $0.sourceCRS, packageCRS: $0.packageCRS, cut: $1.cut)
+            })
             try OwnTables.register(in: writer.database, side: .package)
             let clipped = zip(prepared.plans, result.layers).filter { $1.cut.clipped && tracked.contains($0.name) }.map(\.0.name)
             do { try PackageChangeTracking(connection: writer.database).installClipGuards(tables: clipped) } catch {
@@ -176,7 +179,7 @@ public enum Extractor {
                 // The zooms really held: a source without tiles at the deepest zooms asked for
                 // leaves them out, and the manifest says so rather than claim them.
                 let held = report.zooms ?? basemap.request.minZoom...basemap.request.maxZoom
-                tiles = .init(file: PackageDirectory.basemapFileName, minZoom: held.lowerBound, maxZoom: held.upperBound,
+                tiles = .init(file: PackageLayout.basemapFileName, minZoom: held.lowerBound, maxZoom: held.upperBound,
                               count: report.written + report.resumed, source: try basemap.identity(),
                               requestedMinZoom: basemap.request.minZoom, requestedMaxZoom: basemap.request.maxZoom)
             }
@@ -525,9 +528,9 @@ public enum Extractor {
     static func makeManifest(_ prepared: Prepared, result: Result, directory: PackageDirectory,
                              toolVersion: String, created: String, tiles: PackageManifest.Tiles?) throws -> PackageManifest {
         let wkt = prepared.area.geometry.wkt
-        let geojson = try ManifestJSON(parsing: prepared.lonLatArea.geoJSON())
+        let geojson = try JSONValue(parsing: prepared.lonLatArea.geoJSON(), source: "the area's GeoJSON")
         var files: [String: Int64] = [:]
-        for name in [PackageDirectory.dataFileName, PackageDirectory.basemapFileName] {
+        for name in [PackageLayout.dataFileName, PackageLayout.basemapFileName] {
             let url = directory.stagingURL.appendingPathComponent(name)
             if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int64 { files[name] = size }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Geodatabase
+import PackageFormat
 import SQLite
 import TilePackage
 #if canImport(Glibc)
@@ -11,15 +12,6 @@ import Glibc
 /// name (a source GeoPackage, a plain file, a folder of the user's) is refused, since the
 /// replacement deletes it.
 extension PackageDirectory {
-    /// The names a package directory holds (the databases' journals included).
-    static let packageFileNames: Set<String> = {
-        var names: Set<String> = [PackageManifest.fileName]
-        for database in [dataFileName, basemapFileName] {
-            for suffix in ["", "-journal", "-wal", "-shm"] { names.insert(database + suffix) }
-        }
-        return names
-    }()
-
     /// Why the thing at `output` may not be replaced, nil when it is a package that may.
     static func replaceRefusal(_ output: URL) -> String? {
         var info = stat()
@@ -35,11 +27,11 @@ extension PackageDirectory {
               manifest.tool.name == "pkgbuild" else {
             return "it is a directory but not a pkgbuild package (it has no manifest.json written by pkgbuild)"
         }
-        let foreign = entries.filter { !packageFileNames.contains($0) }.sorted()
+        let foreign = entries.filter { !PackageLayout.fileNames.contains($0) }.sorted()
         if !foreign.isEmpty {
             return "it holds files that are not the package's (\(foreign.joined(separator: ", ")))"
         }
-        return dataRefusal(output.appendingPathComponent(dataFileName))
+        return dataRefusal(output.appendingPathComponent(PackageLayout.dataFileName))
     }
 
     /// Why the package's data.gpkg may not be replaced: it is not ours, or it holds edits
@@ -50,7 +42,7 @@ extension PackageDirectory {
         let mode: Connection.OpenMode = FileManager.default.isWritableFile(atPath: data.path) ? .readWrite : .readOnly
         guard let db = try? Connection(path: data.path, mode: mode),
               (try? tableExists("pkgbuild_package", in: db)) == true else {
-            return "its \(dataFileName) is not a pkgbuild package's (no pkgbuild_package table)"
+            return "its \(PackageLayout.dataFileName) is not a pkgbuild package's (no pkgbuild_package table)"
         }
         guard (try? tableExists(SyncSchema.editsTable, in: db)) == true else {
             return nil

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import PackageFormat
 #endif
 
 /// The package directory being built: everything is written under `AREA.pkg.partial` beside
@@ -24,8 +25,6 @@ public struct PackageDirectory: Sendable {
         public var id: String
         public var source: String
     }
-    public static let dataFileName = "data.gpkg"
-    public static let basemapFileName = "basemap.mbtiles"
 
     /// Where the package will be.
     public let finalURL: URL
@@ -36,8 +35,8 @@ public struct PackageDirectory: Sendable {
     /// The replica an earlier, unfinished run for this output registered, if it recorded one.
     public let abandonedReplica: PendingReplica?
 
-    public var dataURL: URL { stagingURL.appendingPathComponent(Self.dataFileName) }
-    public var basemapURL: URL { stagingURL.appendingPathComponent(Self.basemapFileName) }
+    public var dataURL: URL { stagingURL.appendingPathComponent(PackageLayout.dataFileName) }
+    public var basemapURL: URL { stagingURL.appendingPathComponent(PackageLayout.basemapFileName) }
     public var manifestURL: URL { stagingURL.appendingPathComponent(PackageManifest.fileName) }
 
     /// The staging directory used for an output path.
@@ -108,8 +107,8 @@ public struct PackageDirectory: Sendable {
             if previous == fingerprint {
                 resumed = true
                 // data.gpkg is never resumed: a fresh read transaction gives one generation.
-                for name in [dataFileName, dataFileName + "-journal", dataFileName + "-wal",
-                             dataFileName + "-shm", PackageManifest.fileName, pendingReplicaFileName] {
+                for name in [PackageLayout.dataFileName, PackageLayout.dataFileName + "-journal", PackageLayout.dataFileName + "-wal",
+                             PackageLayout.dataFileName + "-shm", PackageManifest.fileName, pendingReplicaFileName] {
                     try? fm.removeItem(at: staging.appendingPathComponent(name))
                 }
             } else {

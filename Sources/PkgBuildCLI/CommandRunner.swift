@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import SQLite
 
 /// Parses a command line against a command tree and runs the command it names, turning every

@@ -2,6 +2,7 @@ import Extract
 import Geodatabase
 import Geometry
 import HTTP
+import PackageFormat
 import PkgBuildKit
 import SQLite
 import Sync
@@ -26,6 +27,7 @@ enum ErrorKind {
         case let e as SyncError: return of(e.kind)
         case let e as GeodatabaseError: return of(e.kind)
         case let e as PackageError: return of(e.kind)
+        case is PackageFormatError: return "package"
         case let e as TilePackageError:
             switch e.kind {
             case .invalidInput: return "tiles"

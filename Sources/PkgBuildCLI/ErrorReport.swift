@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 
 /// An error as `--json` prints it on stderr, one line:
 /// `{"error":{"kind":"not_a_geopackage","message":"…","input":"bad.gpkg"}}`.

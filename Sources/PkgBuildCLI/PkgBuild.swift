@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 
 /// The root command, `pkgbuild`, and the entry points of the executable and of tests.
 ///

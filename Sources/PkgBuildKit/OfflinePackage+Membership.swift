@@ -4,6 +4,7 @@
 /// the filter makes the next sync take it out of the package (the source keeps it).
 import Extract
 import Geometry
+import PackageFormat
 import SQLite
 
 extension OfflinePackage {

@@ -1,6 +1,7 @@
 /// Sync from an app: the Sync module's session, run on this package while no edit of this
 /// object can slip in, its failures turned into ``PackageError``.
 import Foundation
+import PackageFormat
 import Sync
 
 /// Which way changes travel (`bidirectional`, `upload`, `download`).
@@ -32,6 +33,8 @@ extension OfflinePackage {
             do {
                 return try SyncSession(package: url, options: options).run()
             } catch let error as SyncError {
+                throw PackageError(.sync, error.message)
+            } catch let error as PackageFormatError {
                 throw PackageError(.sync, error.message)
             }
         }

@@ -9,10 +9,10 @@
 /// Edits are plain SQL writes through a connection that has the GeoPackage `ST_*` functions,
 /// so the package's change-tracking triggers record them exactly as they record an edit
 /// made in QGIS or with GDAL; `sync` then takes them home.
-import Extract
 import Foundation
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 /// An open offline package.
@@ -43,14 +43,9 @@ public final class OfflinePackage: @unchecked Sendable {
     /// - Throws: ``PackageError`` (`notAPackage`) when there is no GeoPackage at `path`.
     public init(at path: String, readOnly: Bool = false) throws(PackageError) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw PackageError(.notAPackage, "\(path): no such package")
-        }
-        let dataURL = isDirectory.boolValue ? url.appendingPathComponent(PackageDirectory.dataFileName) : url
-        guard FileManager.default.fileExists(atPath: dataURL.path) else {
-            throw PackageError(.notAPackage, "\(path) is not a package: it has no \(PackageDirectory.dataFileName)")
-        }
+        let files: PackageFiles
+        do { files = try PackageFiles(url, expecting: .editing) } catch { throw PackageError(.notAPackage, error.message) }
+        let dataURL = files.data
         self.url = url
         self.dataURL = dataURL
         do {

@@ -3,6 +3,7 @@
 /// CRS or the coordinate.
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 extension PackageError {
@@ -27,6 +28,11 @@ extension PackageError {
             case .invalidGeometry, .malformedInput: return PackageError(.invalidGeometry, error.message)
             case .transformFailed: return PackageError(.outsideAreaOfUse, error.message)
             case .unsupported, .library: return PackageError(.geometry, error.message)
+            }
+        case let error as PackageFormatError:
+            switch error.kind {
+            case .notAPackage, .malformed: return PackageError(.notAPackage, error.message)
+            case .write, .absent: return PackageError(.storage, prefix + error.message)
             }
         case let error as SQLiteError:
             return PackageError(.storage, prefix + error.description)

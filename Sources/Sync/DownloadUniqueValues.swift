@@ -7,6 +7,7 @@
 /// which loses nothing. A row with a pending local change keeps its value: the source's row
 /// waits in `pkgbuild_deferred` until that change is settled.
 import Geodatabase
+import PackageFormat
 import SQLite
 
 extension SyncRun {

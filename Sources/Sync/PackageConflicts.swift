@@ -1,6 +1,7 @@
 /// The conflicts recorded in a package, and the decisions `resolve` records for the next sync.
 import Foundation
 import Geodatabase
+import PackageFormat
 import SQLite
 
 /// Conflicts of one package, for `conflicts` and `resolve`.

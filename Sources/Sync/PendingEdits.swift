@@ -2,6 +2,7 @@
 /// to upload, each against its base.
 import Foundation
 import Geodatabase
+import PackageFormat
 import SQLite
 
 /// One pending edit of one row, with the values that changed.

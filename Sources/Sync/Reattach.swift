@@ -19,6 +19,7 @@
 import Extract
 import Foundation
 import Geodatabase
+import PackageFormat
 import SQLite
 
 enum Reattach {
@@ -100,7 +101,7 @@ extension SyncRun {
             guard let globalID = row[0].stringValue else { continue }
             held.insert(globalID)
             if try edits[RowKey(table.name, globalID)] != nil || differsFromSource(globalID, in: table, scope: scope) {
-                try NoBaseRows.mark(globalID, of: table, as: .update, in: package)
+                try NoBaseRows.mark(globalID, of: table.name, globalIDColumn: table.globalIDColumn, as: .update, in: package)
             }
         }
         // Rows the package lacks: deleted offline, or the source's that should be here.
@@ -108,7 +109,7 @@ extension SyncRun {
             guard let globalID = row[0].stringValue, !held.contains(globalID),
                   let found = try sourceRows.row(globalID, in: table) else { continue }
             if try edits[RowKey(table.name, globalID)] == .delete || downloadForm(of: found, in: table, scope: scope) != nil {
-                try NoBaseRows.mark(globalID, of: table, as: .delete, in: package)
+                try NoBaseRows.mark(globalID, of: table.name, globalIDColumn: table.globalIDColumn, as: .delete, in: package)
             }
         }
     }

@@ -2,6 +2,7 @@
 /// the package's row now, and the source's row now, column by column. Pure: no database, no
 /// geometry library; values are compared through the closure the caller gives.
 import Geodatabase
+import PackageFormat
 import SQLite
 
 /// What the source must do for one row.

@@ -9,6 +9,7 @@
 import Extract
 import Foundation
 import Geodatabase
+import PackageFormat
 import SQLite
 
 struct RegisteredScope: Sendable, Hashable {

@@ -4,8 +4,8 @@
 /// re-installed, pending edits kept); the source's triggers are brought to cover every column.
 /// Any other difference (a column dropped or retyped, or added in the package only) is refused
 /// naming table, column and side, before either database is written.
-import Extract
 import Geodatabase
+import PackageFormat
 import SQLite
 
 enum SchemaMigration {

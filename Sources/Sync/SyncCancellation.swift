@@ -2,6 +2,7 @@
 /// on either side. Up to the source's commit of the upload a stop rolls both transactions back
 /// and forgets the sync this run began; after it, the sync runs to its end (the caller then
 /// reports the interruption), so a stop never leaves the source ahead of the package.
+import PackageFormat
 extension SyncRun {
     /// How many rows the upload handles between two looks at the cancellation flag.
     static let rowsBetweenChecks = 256

@@ -1,6 +1,7 @@
 /// The download of a sync: source rows into the package, with the rows they relate, and the
 /// removal of what no longer belongs.
 import Geodatabase
+import PackageFormat
 import SQLite
 
 extension SyncRun {

@@ -1,5 +1,6 @@
 /// What a sync is asked to do, and what it did.
 import Foundation
+import PackageFormat
 
 /// Which way changes travel.
 public enum SyncDirection: String, Sendable, Hashable, CaseIterable {

@@ -17,10 +17,10 @@
 /// Killed anywhere, the re-run converges: before 3 commits nothing happened at the source
 /// (the same id is simply used); after, the id is found applied and only 4 is redone, and 4
 /// is computed from the source's current rows, so it gives the same result.
-import Extract
 import Foundation
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 /// Runs syncs of one package.
@@ -572,15 +572,5 @@ final class SyncRun {
     /// BEGIN, retrying while another connection holds the lock past the busy timeout.
     func begin(_ connection: Connection, immediate: Bool) throws {
         try withRetryOnBusy { try connection.execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN") }
-    }
-}
-
-/// A row's identity across the databases: its table (lower-cased) and global id.
-struct RowKey: Hashable, Sendable {
-    var table: String
-    var globalID: String
-    init(_ table: String, _ globalID: String) {
-        self.table = table.lowercased()
-        self.globalID = globalID
     }
 }

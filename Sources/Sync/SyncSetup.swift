@@ -1,9 +1,9 @@
 /// What a sync and a verify work from, read once before anything is written: both schemas,
 /// the synced tables with the filters the source registered, the area in each layer's CRS at
 /// the source, and the transformations of reprojected layers.
-import Extract
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 /// The tables, areas and projections of one package against its source.

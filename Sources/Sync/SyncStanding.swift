@@ -1,5 +1,6 @@
 /// The registry check every sync makes before it writes (see `ReplicaStanding`).
 import Geodatabase
+import PackageFormat
 
 extension SyncSession {
     /// Throws the refusal when the source's registry says the package may not sync (a stale

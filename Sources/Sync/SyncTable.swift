@@ -1,8 +1,8 @@
 /// What sync needs to know about one synced table, the same in the package and at the source
 /// except for the layer's CRS and cut.
-import Extract
 import Geodatabase
 import Geometry
+import PackageFormat
 
 /// A synced table: its columns and how the package's copy of it was cut.
 public struct SyncTable: Sendable, Hashable {

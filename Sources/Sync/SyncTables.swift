@@ -1,9 +1,9 @@
 /// The tables a package syncs, checked against the source's schema, and the area of interest
 /// each spatial layer is selected by.
-import Extract
 import Foundation
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 enum SyncTables {

@@ -8,6 +8,7 @@
 /// a constraint conflict naming the row that holds the value.
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 extension SyncRun {

@@ -1,9 +1,9 @@
 /// The row-by-row comparison behind `verify`: each synced table of the package merged with the
 /// same table at the source in global id order, each difference explained by the change logs
 /// or called divergent.
-import Extract
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 /// One comparison of a package with its source, in their open read transactions.

@@ -11,10 +11,10 @@
 /// - divergent: anything else (a write past the change logs, an edit a sync dropped).
 ///
 /// Both files are opened read-only, and read each in one transaction (one consistent state).
-import Extract
 import Foundation
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 /// Verifies one package against its source.

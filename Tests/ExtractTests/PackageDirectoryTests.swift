@@ -1,4 +1,5 @@
 import Foundation
+import PackageFormat
 import Testing
 import TestSupport
 @testable import Extract

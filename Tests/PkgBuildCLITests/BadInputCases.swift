@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import TestSupport
 
 /// The bad inputs of `PlainErrorTests`: every command that takes a source, a package or an

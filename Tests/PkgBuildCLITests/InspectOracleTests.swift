@@ -1,5 +1,6 @@
 import Foundation
 import Extract
+import Inspect
 import PkgBuildCLI
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import PackageFormat
 import PkgBuildCLI
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import Extract
+import Geometry
 import PkgBuildCLI
 
 /// A command tree for testing the parser alone, independent of the real commands.

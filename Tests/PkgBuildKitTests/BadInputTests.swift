@@ -124,12 +124,12 @@ struct BadInputTests {
     @Test("opening something that is not a package")
     func notAPackage() throws {
         let directory = try TemporaryDirectory()
-        #expect(throws: PackageError(.notAPackage, "\(directory.path("missing.pkg")): no such package")) {
+        #expect(throws: PackageError(.notAPackage, "package \(directory.path("missing.pkg")) does not exist")) {
             try OfflinePackage(at: directory.path("missing.pkg"))
         }
         let error = #expect(throws: PackageError.self) { try OfflinePackage(at: directory.url.path) }
         #expect(error?.kind == .notAPackage && error?.message.contains("no data.gpkg") == true)
         let result = CLI.run(["identify", directory.path("missing.pkg"), "--at", "0,0"])
-        #expect(result.exitCode == 1 && result.stderr.contains("no such package"))
+        #expect(result.exitCode == 1 && result.stderr.contains("missing.pkg does not exist"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Geodatabase
+import PackageFormat
 import SQLite
 @testable import Sync
 import TestSupport

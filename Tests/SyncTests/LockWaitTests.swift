@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import PkgBuildCLI
 import SQLite
 import TestSupport

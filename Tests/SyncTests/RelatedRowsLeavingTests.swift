@@ -2,6 +2,7 @@ import Extract
 import Foundation
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 @testable import Sync
 import TestSupport

@@ -1,6 +1,7 @@
 import Extract
 import Foundation
 import Geodatabase
+import PackageFormat
 import PkgBuildCLI
 import SQLite
 @testable import Sync

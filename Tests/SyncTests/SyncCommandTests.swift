@@ -1,5 +1,6 @@
 import Foundation
 import Geodatabase
+import PackageFormat
 import PkgBuildCLI
 import SQLite
 @testable import Sync

@@ -63,8 +63,9 @@ public enum GeoJSON {
         let properties: [String: JSONValue]
         switch value["properties"] {
         case nil, .null?: properties = [:]
-        case .object(let o)?: properties = o
-        default: throw invalid("\(path).properties is not an object")
+        case let object?:
+            guard let members = object.members else { throw invalid("\(path).properties is not an object") }
+            properties = members
         }
         return (geometry, properties)
     }

@@ -1,18 +1,63 @@
-/// A JSON value as GeoJSON feature properties carry it. Whole numbers written without a
-/// fraction or exponent that fit in 64 bits stay exact as `.integer`.
+/// A JSON value, the one type for every JSON the project reads or writes: `--json` output,
+/// GeoJSON, the manifest's area. Objects keep their keys in the order written (or read), so
+/// output is deterministic and reads in a sensible order; whole numbers written without a
+/// fraction or exponent that fit in 64 bits stay exact as `.int`.
+///
+/// ```swift
+/// let report: JSONValue = ["package": .string(path), "tiles": .int(count), "bounds": [-170, 52.5]]
+/// context.print(report.prettyPrinted)
+/// ```
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
-    case integer(Int64)
+    /// An integer, printed exactly (counts, ids, bytes).
+    case int(Int64)
+    /// A floating-point number, printed with the fewest digits that read back the same value.
+    /// Non-finite values, which JSON cannot express, are printed as `null`.
     case number(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    /// Members in order; a key given twice is written twice, so do not.
+    case object([JSONMember])
+}
 
-    /// The number as a double, for `.integer` and `.number`.
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Sendable, Hashable {
+    public var key: String
+    public var value: JSONValue
+
+    public init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension JSONValue {
+    /// An object from key-value pairs, in the given order.
+    public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(pairs.map { JSONMember($0.key, $0.value) })
+    }
+
+    /// An integer from any integer type.
+    public static func int<T: BinaryInteger>(_ value: T) -> JSONValue {
+        .int(Int64(clamping: value))
+    }
+
+    /// `.string(value)`, or `.null` for nil.
+    public static func string(_ value: String?) -> JSONValue {
+        value.map(JSONValue.string) ?? .null
+    }
+
+    /// The value of a member of an object, or nil.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The number as a double, for `.int` and `.number`.
     public var doubleValue: Double? {
         switch self {
-        case .integer(let i): return Double(i)
+        case .int(let i): return Double(i)
         case .number(let d): return d
         default: return nil
         }
@@ -23,202 +68,35 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let o) = self { return o[key] }
-        return nil
+    /// An object's members by key (the last of a key given twice), nil for anything else.
+    public var members: [String: JSONValue]? {
+        guard case .object(let members) = self else { return nil }
+        return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Parses JSON text.
+    /// - Parameter source: names the input in the error ("manifest.json").
+    /// - Throws: ``GeometryError`` (`malformedInput`) naming the problem and its byte offset.
+    public init(parsing text: String, source: String) throws {
+        var bytes = Array(text.utf8)
+        self = try bytes.withUnsafeMutableBytes { buffer in
+            var parser = JSONParser(UnsafeRawBufferPointer(buffer), source: source)
+            return try parser.parseDocument()
+        }
     }
 }
 
-/// A strict RFC 8259 JSON parser over UTF-8 bytes, with a nesting limit so hostile input
-/// cannot exhaust the stack. Written here rather than using JSONSerialization to keep
-/// numbers exact (integers apart from doubles) and errors precise.
-struct JSONParser {
-    static let maximumDepth = 128
-
-    private let bytes: UnsafeRawBufferPointer
-    private var position = 0
-    private let source: String
-
-    /// - Parameter source: names the input in error messages ("GeoJSON").
-    init(_ bytes: UnsafeRawBufferPointer, source: String) {
-        self.bytes = bytes
-        self.source = source
-    }
-
-    mutating func parseDocument() throws -> JSONValue {
-        // A UTF-8 byte-order mark is tolerated, as many tools write one.
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
-        let v = try value(depth: 0)
-        skipSpace()
-        if position < bytes.count { throw error("unexpected data after the JSON value") }
-        return v
-    }
-
-    private mutating func value(depth: Int) throws -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw error("JSON nested more than \(Self.maximumDepth) deep") }
-        skipSpace()
-        guard position < bytes.count else { throw error("unexpected end of the input") }
-        switch bytes[position] {
-        case UInt8(ascii: "{"):
-            position += 1
-            var object: [String: JSONValue] = [:]
-            skipSpace()
-            if consume(UInt8(ascii: "}")) { return .object(object) }
-            repeat {
-                skipSpace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-                let key = try string()
-                skipSpace()
-                guard consume(UInt8(ascii: ":")) else { throw error("expected ':'") }
-                object[key] = try value(depth: depth + 1)
-                skipSpace()
-            } while consume(UInt8(ascii: ","))
-            guard consume(UInt8(ascii: "}")) else { throw error("expected ',' or '}'") }
-            return .object(object)
-        case UInt8(ascii: "["):
-            position += 1
-            var array: [JSONValue] = []
-            skipSpace()
-            if consume(UInt8(ascii: "]")) { return .array(array) }
-            repeat {
-                array.append(try value(depth: depth + 1))
-                skipSpace()
-            } while consume(UInt8(ascii: ","))
-            guard consume(UInt8(ascii: "]")) else { throw error("expected ',' or ']'") }
-            return .array(array)
-        case UInt8(ascii: "\""):
-            return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        default:
-            return try number()
-        }
-    }
-
-    private mutating func literal(_ word: String) throws {
-        for c in word.utf8 {
-            guard position < bytes.count, bytes[position] == c else { throw error("invalid literal") }
-            position += 1
-        }
-    }
-
-    private mutating func number() throws -> JSONValue {
-        let start = position
-        var isInteger = true
-        _ = consume(UInt8(ascii: "-"))
-        let firstDigit = position
-        let integerDigits = digits()
-        guard integerDigits > 0 else { throw error("invalid value") }
-        if integerDigits > 1, bytes[firstDigit] == UInt8(ascii: "0") {
-            position = start
-            throw error("a number with a leading zero")
-        }
-        if consume(UInt8(ascii: ".")) {
-            isInteger = false
-            guard digits() > 0 else { throw error("a number without digits after '.'") }
-        }
-        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-            position += 1
-            isInteger = false
-            if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
-            guard digits() > 0 else { throw error("a number without exponent digits") }
-        }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isInteger, let i = Int64(text) { return .integer(i) }
-        guard let d = Double(text) else { throw error("invalid number '\(text)'") }
-        return .number(d)
-    }
-
-    private mutating func digits() -> Int {
-        let start = position
-        while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") { position += 1 }
-        return position - start
-    }
-
-    private mutating func string() throws -> String {
-        position += 1 // the opening quote
-        var out: [UInt8] = []
-        while true {
-            guard position < bytes.count else { throw error("unterminated string") }
-            let c = bytes[position]
-            position += 1
-            switch c {
-            case UInt8(ascii: "\""):
-                return String(decoding: out, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard position < bytes.count else { throw error("unterminated string") }
-                let e = bytes[position]
-                position += 1
-                switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), bytes.count - position >= 6,
-                       bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
-                        let save = position
-                        position += 2
-                        let low = try hex4()
-                        if (0xDC00..<0xE000).contains(low) {
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        } else {
-                            position = save
-                        }
-                    }
-                    // A lone surrogate becomes U+FFFD rather than an error, as browsers do.
-                    out.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
-                default:
-                    throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'")
-                }
-            case 0..<0x20:
-                throw error("control character in a string")
-            default:
-                out.append(c)
-            }
-        }
-    }
-
-    private mutating func hex4() throws -> UInt32 {
-        guard bytes.count - position >= 4 else { throw error("truncated \\u escape") }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = bytes[position]
-            let d: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
-            default: throw error("invalid \\u escape")
-            }
-            v = v << 4 | UInt32(d)
-            position += 1
-        }
-        return v
-    }
-
-    private mutating func consume(_ c: UInt8) -> Bool {
-        if position < bytes.count, bytes[position] == c {
-            position += 1
-            return true
-        }
-        return false
-    }
-
-    private mutating func skipSpace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
-    }
-
-    private func error(_ what: String) -> GeometryError {
-        GeometryError(.malformedInput, "\(source): invalid JSON: \(what) at byte \(position)")
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// Keys keep the order written in the literal.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(elements.map { JSONMember($0.0, $0.1) })
     }
 }

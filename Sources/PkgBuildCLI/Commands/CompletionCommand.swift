@@ -1,4 +1,5 @@
 /// `pkgbuild completion bash|zsh|fish`: a completion script generated from the command tree.
+import Geometry
 struct CompletionCommand: Command {
     static let configuration = CommandConfiguration(
         name: "completion",

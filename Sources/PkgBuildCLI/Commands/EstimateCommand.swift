@@ -1,4 +1,5 @@
 import Extract
+import Geometry
 import TilePackage
 
 /// `pkgbuild estimate`: what `create` would build, writing nothing.

@@ -1,5 +1,7 @@
 import Extract
+import Geometry
 import HTTP
+import PackageFormat
 
 /// The options `create` and `estimate` share, and turning them into an `ExtractRequest`.
 enum ExtractOptions {

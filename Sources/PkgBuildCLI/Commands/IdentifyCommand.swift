@@ -1,3 +1,4 @@
+import Geometry
 import PkgBuildKit
 
 /// `pkgbuild identify`: the features at a location, nearest first.

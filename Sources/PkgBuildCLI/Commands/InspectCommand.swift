@@ -1,7 +1,9 @@
-import Foundation
 import Extract
+import Foundation
 import Geodatabase
 import Geometry
+import Inspect
+import PackageFormat
 
 /// `pkgbuild inspect`: what a package holds now, and what is wrong with it.
 struct InspectCommand: Command {
@@ -113,7 +115,7 @@ struct InspectCommand: Command {
         let m = i.manifest
         var wkt = m.area.wkt
         if wkt.count > 120 { wkt = String(wkt.prefix(117)) + "..." }
-        let areaBounds = (try? Geometry(geoJSON: Data(m.area.geojson.text.utf8)))?.envelope
+        let areaBounds = (try? Geometry(geoJSON: Data(m.area.geojson.compact.utf8)))?.envelope
         var rows: [(String, String)] = [
             ("Package", i.path),
             ("Created", "\(m.created) by \(m.tool.name) \(m.tool.version)"),
@@ -152,16 +154,14 @@ struct InspectCommand: Command {
         return out
     }
 
-    typealias JSON = PkgBuildCLI.JSONValue
-
-    static func json(_ e: Envelope?) -> JSON {
+    static func json(_ e: Envelope?) -> JSONValue {
         guard let e else { return .null }
         return .array([.number(e.minX), .number(e.minY), .number(e.maxX), .number(e.maxY)])
     }
 
-    static func json(_ v: Int64?) -> JSON { v.map { .int($0) } ?? .null }
+    static func json(_ v: Int64?) -> JSONValue { v.map { .int($0) } ?? .null }
 
-    static func json(_ r: PackageInspection.Replica) -> JSON {
+    static func json(_ r: PackageInspection.Replica) -> JSONValue {
         .object([
             "id": .string(r.id), "extraction_generation": json(r.extractionGeneration),
             "sync_generation": json(r.syncGeneration), "pending_sync_id": .string(r.pendingSyncID),
@@ -171,19 +171,19 @@ struct InspectCommand: Command {
         ])
     }
 
-    static func json(_ c: LayerCut) -> JSON {
+    static func json(_ c: LayerCut) -> JSONValue {
         .object(["summary": .string(c.summary), "clipped": .bool(c.clipped), "filter": .string(c.filter),
                  "reprojected_from": .string(c.reprojectedFrom), "schema_only": .bool(c.schemaOnly),
                  "spatial": .bool(c.spatial), "related_rows": .int(c.relatedRows)])
     }
 
-    static func json(_ p: PackageInspection.PendingEdits) -> JSON {
+    static func json(_ p: PackageInspection.PendingEdits) -> JSONValue {
         .object(["inserts": .int(p.inserts), "updates": .int(p.updates), "deletes": .int(p.deletes), "total": .int(p.total)])
     }
 
-    static func json(_ l: PackageInspection.Layer) -> JSON {
-        let pending: JSON = l.pendingEdits.map { json($0) } ?? .null
-        let cut: JSON = l.cut.map { json($0) } ?? .null
+    static func json(_ l: PackageInspection.Layer) -> JSONValue {
+        let pending: JSONValue = l.pendingEdits.map { json($0) } ?? .null
+        let cut: JSONValue = l.cut.map { json($0) } ?? .null
         return .object([
             "name": .string(l.name), "data_type": .string(l.dataType), "geometry_type": .string(l.geometryType),
             "crs": .string(l.crs), "count": .int(l.count), "extent": json(l.extent),
@@ -192,7 +192,7 @@ struct InspectCommand: Command {
         ])
     }
 
-    static func json(_ z: PackageInspection.Zoom) -> JSON {
+    static func json(_ z: PackageInspection.Zoom) -> JSONValue {
         .object([
             "zoom": .int(z.zoom), "tiles": .int(z.tiles), "min_column": .int(z.minColumn),
             "max_column": .int(z.maxColumn), "min_row": .int(z.minRow), "max_row": .int(z.maxRow),
@@ -200,22 +200,22 @@ struct InspectCommand: Command {
         ])
     }
 
-    static func json(_ i: PackageInspection) -> JSON {
+    static func json(_ i: PackageInspection) -> JSONValue {
         let m = i.manifest
-        let bounds = (try? Geometry(geoJSON: Data(m.area.geojson.text.utf8)))?.envelope
+        let bounds = (try? Geometry(geoJSON: Data(m.area.geojson.compact.utf8)))?.envelope
         let tileCount = i.zooms.reduce(0) { $0 + $1.tiles }
-        let tiles: JSON = m.tiles.map { t -> JSON in
+        let tiles: JSONValue = m.tiles.map { t -> JSONValue in
             .object(["format": .string(i.tileFormat), "source": .string(t.source), "min_zoom": .int(t.minZoom),
                      "max_zoom": .int(t.maxZoom), "count_when_built": .int(t.count), "count": .int(tileCount)])
         } ?? .null
         // An array rather than an object keyed by file name, so that keys stay names of fields.
-        let files: [JSON] = PackageInspectorFileOrder.sorted(i.files).map {
+        let files: [JSONValue] = PackageInspectorFileOrder.sorted(i.files).map {
             .object(["name": .string($0.key), "bytes": .int($0.value)])
         }
-        let warnings: [JSON] = i.warnings.map { .object(["code": .string($0.code.rawValue), "message": .string($0.message)]) }
-        let source: JSON = .object(["kind": .string(m.source.kind), "location": .string(m.source.location),
+        let warnings: [JSONValue] = i.warnings.map { .object(["code": .string($0.code.rawValue), "message": .string($0.message)]) }
+        let source: JSONValue = .object(["kind": .string(m.source.kind), "location": .string(m.source.location),
                                     "generation": json(m.source.generation)])
-        let area: JSON = .object(["wkt": .string(m.area.wkt), "crs": .string(m.area.crs), "bounds": json(bounds)])
+        let area: JSONValue = .object(["wkt": .string(m.area.wkt), "crs": .string(m.area.crs), "bounds": json(bounds)])
         return .object([
             "package": .string(i.path),
             "created": .string(m.created),
@@ -237,7 +237,7 @@ struct InspectCommand: Command {
 /// Files in the order a person reads a package: manifest, data, basemap, then SQLite's side files.
 enum PackageInspectorFileOrder {
     static func sorted(_ files: [String: Int64]) -> [(key: String, value: Int64)] {
-        let order = [PackageManifest.fileName, PackageDirectory.dataFileName, PackageDirectory.basemapFileName]
+        let order = [PackageManifest.fileName, PackageLayout.dataFileName, PackageLayout.basemapFileName]
         return files.sorted { a, b in
             (order.firstIndex(of: a.key) ?? order.count, a.key) < (order.firstIndex(of: b.key) ?? order.count, b.key)
         }

@@ -1,3 +1,4 @@
+import Geometry
 import PkgBuildKit
 
 /// `pkgbuild related`: the rows related to a feature, through every relationship, both ways.

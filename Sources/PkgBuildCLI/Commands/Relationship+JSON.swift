@@ -1,4 +1,5 @@
 import Geodatabase
+import Geometry
 
 extension Relationship {
     /// The relationship as `source relate --json` and `source status --json` print it.

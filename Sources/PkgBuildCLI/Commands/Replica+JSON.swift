@@ -1,4 +1,5 @@
 import Geodatabase
+import Geometry
 
 extension Replica {
     /// The replica as `source replicas --json` and `source status --json` print it, keyed by

@@ -1,6 +1,6 @@
-import Extract
 import Foundation
 import Geodatabase
+import PackageFormat
 import SQLite
 
 /// A replica as an administrator names it on the command line: its id (in any letter case,
@@ -39,11 +39,9 @@ struct ReplicaReference {
     /// The replica id a package records, nil when `given` is not a package.
     /// - Throws: ``GeodatabaseError`` for a package built without registering at a source.
     private func packageReplicaID() throws -> String? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) else { return nil }
-        let data = isDirectory.boolValue ? (given as NSString).appendingPathComponent(PackageDirectory.dataFileName) : given
-        guard FileManager.default.isReadableFile(atPath: data),
-              let connection = try? Connection(path: data, mode: .readOnly),
+        guard let files = try? PackageFiles(URL(fileURLWithPath: given)),
+              FileManager.default.isReadableFile(atPath: files.data.path),
+              let connection = try? Connection(path: files.data.path, mode: .readOnly),
               let values = try? PackageMetadata.values(in: connection), !values.isEmpty else { return nil }
         guard let id = values["replica_id"], !id.isEmpty else {
             throw GeodatabaseError(.notRegistered, "package \(given) has no replica at any source (built with --no-register)")

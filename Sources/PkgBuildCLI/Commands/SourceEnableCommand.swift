@@ -1,4 +1,5 @@
 import Geodatabase
+import Geometry
 import SQLite
 
 /// `pkgbuild source enable SRC.gpkg`: makes a GeoPackage sync-ready (global ids, change log,

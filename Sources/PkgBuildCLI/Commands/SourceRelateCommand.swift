@@ -1,4 +1,5 @@
 import Geodatabase
+import Geometry
 
 /// `pkgbuild source relate SRC.gpkg --origin T.K --destination T.K`: declares a key-based
 /// relationship, so that extraction brings related rows along and sync keeps them together.

@@ -1,4 +1,5 @@
 import Geodatabase
+import Geometry
 
 /// `pkgbuild source replicas SRC`: the packages registered at a source, then those
 /// unregistered, with when, by what and what replaced them.

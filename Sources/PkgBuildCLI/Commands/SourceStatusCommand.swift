@@ -1,5 +1,6 @@
 import Foundation
 import Geodatabase
+import Geometry
 import SQLite
 
 /// `pkgbuild source status SRC.gpkg`: the source's tables, generation, replicas and

@@ -1,4 +1,6 @@
 import Foundation
+import Geometry
+import PackageFormat
 import Sync
 
 /// `pkgbuild sync`: local edits go up, source changes come down, conflicts are found per column.

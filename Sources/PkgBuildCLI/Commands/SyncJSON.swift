@@ -1,3 +1,5 @@
+import Geometry
+import PackageFormat
 import Sync
 
 /// Sync reports and conflicts as JSON and text.

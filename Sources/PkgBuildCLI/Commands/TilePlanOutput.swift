@@ -1,3 +1,4 @@
+import Geometry
 import TilePackage
 
 /// Tiles per zoom as `tiles --dry-run` and `estimate` print them: a table, the total, and,

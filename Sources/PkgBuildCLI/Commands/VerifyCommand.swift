@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Sync
 
 /// `pkgbuild verify`: the package compared with its source row by row.

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import PackageFormat
 
 /// What `inspect` reports: the package as built (manifest) and as it is now (data.gpkg and
 /// basemap.mbtiles read live), with the warnings found while reading it.

@@ -1,5 +1,5 @@
-/// Conflicts: what both sides did to one row (or one column of it), and how it was settled.
-import Geodatabase
+/// Conflicts: what both sides did to one row (or one column of it), and how it was settled,
+/// as a package records them.
 
 /// Why a local change could not simply be applied.
 public enum ConflictKind: String, Sendable, Hashable, CaseIterable {
@@ -21,25 +21,6 @@ public enum ConflictKind: String, Sendable, Hashable, CaseIterable {
 /// Which side a conflict's outcome takes.
 public enum ConflictSide: String, Sendable, Hashable, CaseIterable {
     case package, source
-}
-
-/// How a sync settles the conflicts no decision covers.
-public enum ConflictPolicy: String, Sendable, Hashable, CaseIterable {
-    /// Change nothing on either side (download included) and report the conflicts.
-    case fail
-    /// The package takes the source's row or value.
-    case sourceWins = "source-wins"
-    /// The source takes the package's row or value (a row the source deleted comes back).
-    case packageWins = "package-wins"
-
-    /// The side this policy picks, nil for `fail`.
-    public var side: ConflictSide? {
-        switch self {
-        case .fail: nil
-        case .sourceWins: .source
-        case .packageWins: .package
-        }
-    }
 }
 
 /// One conflict, as recorded in the package and reported.
@@ -98,27 +79,5 @@ public struct ConflictDecision: Sendable, Hashable {
         self.globalID = globalID
         self.column = column
         self.take = take
-    }
-}
-
-/// The decisions in force for one sync, looked up by row and column.
-public struct ConflictDecisions: Sendable {
-    private var byKey: [String: ConflictSide] = [:]
-
-    public init(_ decisions: [ConflictDecision] = []) {
-        for decision in decisions {
-            byKey[Self.key(decision.table, decision.globalID, decision.column)] = decision.take
-        }
-    }
-
-    /// The decision for a column (a column's own first, then the row's), or for a whole-row
-    /// conflict when `column` is nil.
-    public func side(table: String, globalID: String, column: String?) -> ConflictSide? {
-        if let column, let side = byKey[Self.key(table, globalID, column)] { return side }
-        return byKey[Self.key(table, globalID, nil)]
-    }
-
-    private static func key(_ table: String, _ globalID: String, _ column: String?) -> String {
-        table.lowercased() + "\u{1F}" + globalID + "\u{1F}" + (column?.lowercased() ?? "")
     }
 }

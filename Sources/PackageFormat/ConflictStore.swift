@@ -16,15 +16,13 @@
 ///   recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
 /// ```
 ///
-/// At the source, the conflicts of each applied sync (`pkgbuild_sync_conflicts`, same value
-/// columns plus `sync_id`), written in the sync's own source transaction: a sync interrupted
-/// after the source committed learns from it, on its re-run, which rows stayed pending.
+/// At the source, the conflicts of each applied sync (`pkgbuild_sync_conflicts`): Sync's
+/// side of this store (`ConflictStore+Source.swift`), same value columns and row codec.
 import Geodatabase
 import SQLite
 
-enum ConflictStore {
-    static let packageTable = "pkgbuild_conflicts"
-    static let sourceTable = "pkgbuild_sync_conflicts"
+public enum ConflictStore {
+    public static let packageTable = "pkgbuild_conflicts"
 
     static let packageDDL = """
         CREATE TABLE IF NOT EXISTS pkgbuild_conflicts (id INTEGER PRIMARY KEY AUTOINCREMENT, \
@@ -34,19 +32,12 @@ enum ConflictStore {
         recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))
         """
 
-    static let sourceDDL = """
-        CREATE TABLE IF NOT EXISTS pkgbuild_sync_conflicts (sync_id TEXT NOT NULL, \
-        table_name TEXT NOT NULL, globalid TEXT NOT NULL, column_name TEXT, kind TEXT NOT NULL, \
-        base_value TEXT, package_value TEXT, source_value TEXT, resolution TEXT, resolved_by TEXT, message TEXT, \
-        other_rows TEXT)
-        """
-
-    private static let valueColumns = "table_name, globalid, column_name, kind, base_value, package_value, source_value, resolution, resolved_by, message, other_rows"
+    package static let valueColumns = "table_name, globalid, column_name, kind, base_value, package_value, source_value, resolution, resolved_by, message, other_rows"
     private static let valueCount = 11
 
     /// Creates the table, or gives one made before exchanges were one conflict its
     /// `other_rows` column.
-    private static func prepare(_ table: String, ddl: String, in connection: Connection) throws {
+    package static func prepare(_ table: String, ddl: String, in connection: Connection) throws {
         try connection.execute(ddl)
         if try !hasOtherRows(table, in: connection) {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN other_rows TEXT")
@@ -60,7 +51,7 @@ enum ConflictStore {
 
     /// The value columns to read: a table not yet prepared (a read-only package made before
     /// `other_rows`) reads NULL for it.
-    private static func readColumns(_ table: String, in connection: Connection) throws -> String {
+    package static func readColumns(_ table: String, in connection: Connection) throws -> String {
         try hasOtherRows(table, in: connection)
             ? valueColumns : valueColumns.replacingOccurrences(of: ", other_rows", with: ", NULL AS other_rows")
     }
@@ -72,7 +63,7 @@ enum ConflictStore {
     // MARK: Package
 
     /// The decisions `resolve` recorded on open conflicts.
-    static func decisions(in package: Connection) throws -> [ConflictDecision] {
+    public static func decisions(in package: Connection) throws -> [ConflictDecision] {
         guard try tableExists(packageTable, in: package) else { return [] }
         return try package.query("""
             SELECT table_name, globalid, column_name, decision FROM pkgbuild_conflicts
@@ -86,7 +77,7 @@ enum ConflictStore {
 
     /// The rows whose local change `resolve --take source` discards: open conflicts no policy
     /// settles (a change the source refuses, one a clipped layer cannot take) with that decision.
-    static func discards(in package: Connection) throws -> Set<RowKey> {
+    public static func discards(in package: Connection) throws -> Set<RowKey> {
         guard try tableExists(packageTable, in: package) else { return [] }
         let kinds = ConflictKind.allCases.filter { !$0.isWinnable }.map { SQL.literal($0.rawValue) }.joined(separator: ", ")
         let others = try hasOtherRows(packageTable, in: package)
@@ -102,7 +93,7 @@ enum ConflictStore {
     }
 
     /// The conflicts still open (unresolved, or resolved by a decision not yet applied).
-    static func open(in package: Connection) throws -> [(conflict: Conflict, decision: ConflictSide?)] {
+    public static func open(in package: Connection) throws -> [(conflict: Conflict, decision: ConflictSide?)] {
         guard try tableExists(packageTable, in: package) else { return [] }
         let columns = try readColumns(packageTable, in: package)
         return try package.query("SELECT \(columns), decision FROM pkgbuild_conflicts WHERE status = 'open' ORDER BY id")
@@ -112,7 +103,7 @@ enum ConflictStore {
     /// Records a sync's conflicts. After an applied sync every earlier open conflict is closed
     /// (this sync re-examined every pending change); after a sync that stopped on conflicts,
     /// earlier open ones are closed except those carrying a decision, kept for the next sync.
-    static func record(_ conflicts: [Conflict], syncID: String, applied: Bool, in package: Connection) throws {
+    public static func record(_ conflicts: [Conflict], syncID: String, applied: Bool, in package: Connection) throws {
         try prepare(packageTable, ddl: packageDDL, in: package)
         try OwnTables.register(in: package, side: .package)
         try package.execute(applied
@@ -135,7 +126,7 @@ enum ConflictStore {
     /// Records decisions for the next sync on open conflicts of a row (all its columns and
     /// whole-row conflicts, or one column), or on every open conflict when `globalID` is nil.
     /// - Returns: the number of conflicts the decision covers.
-    static func decide(_ side: ConflictSide, globalID: String?, column: String?, in package: Connection) throws -> Int {
+    public static func decide(_ side: ConflictSide, globalID: String?, column: String?, in package: Connection) throws -> Int {
         guard try tableExists(packageTable, in: package) else { return 0 }
         var sql = "UPDATE pkgbuild_conflicts SET decision = ? WHERE status = 'open'"
         var arguments: [SQLiteValue] = [.text(side.rawValue)]
@@ -155,36 +146,16 @@ enum ConflictStore {
         return package.changes
     }
 
-    // MARK: Source
-
-    static func recordAtSource(_ conflicts: [Conflict], syncID: String, in source: Connection) throws {
-        guard !conflicts.isEmpty else { return }
-        try prepare(sourceTable, ddl: sourceDDL, in: source)
-        try OwnTables.register(in: source, side: .source)
-        let insert = try source.prepare("INSERT INTO pkgbuild_sync_conflicts (sync_id, \(valueColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        for conflict in conflicts {
-            insert.reset()
-            try insert.bind([.text(syncID)] + values(of: conflict))
-            while try insert.step() {}
-        }
-    }
-
-    static func recordedAtSource(syncID: String, in source: Connection) throws -> [Conflict] {
-        guard try tableExists(sourceTable, in: source) else { return [] }
-        return try source.query("SELECT \(try readColumns(sourceTable, in: source)) FROM pkgbuild_sync_conflicts WHERE sync_id = ? ORDER BY rowid",
-                                [.text(syncID)]).map(conflict(from:))
-    }
-
     // MARK: Rows
 
-    private static func values(of c: Conflict) -> [SQLiteValue] {
+    package static func values(of c: Conflict) -> [SQLiteValue] {
         func text(_ s: String?) -> SQLiteValue { s.map(SQLiteValue.text) ?? .null }
         return [.text(c.table), .text(c.globalID), text(c.column), .text(c.kind.rawValue), text(c.baseValue),
                 text(c.packageValue), text(c.sourceValue), text(c.resolution?.rawValue), text(c.resolvedBy), text(c.message),
                 c.otherRows.isEmpty ? .null : .text(c.otherRows.joined(separator: " "))]
     }
 
-    private static func conflict(from row: [SQLiteValue]) -> Conflict {
+    package static func conflict(from row: [SQLiteValue]) -> Conflict {
         Conflict(table: row[0].stringValue ?? "", globalID: row[1].stringValue ?? "", column: row[2].stringValue,
                  kind: ConflictKind(rawValue: row[3].stringValue ?? "") ?? .bothChanged,
                  baseValue: row[4].stringValue, packageValue: row[5].stringValue, sourceValue: row[6].stringValue,

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 
 /// manifest.json: the package as built. It describes; the sync state inside data.gpkg is the
 /// authority. Never holds credentials or URL query strings.
@@ -48,10 +49,10 @@ public struct PackageManifest: Sendable, Hashable, Codable {
 
     /// The area of interest: a GeoJSON geometry in EPSG:4326, and the area as given.
     public struct Area: Sendable, Hashable, Codable {
-        public var geojson: ManifestJSON
+        public var geojson: JSONValue
         public var wkt: String
         public var crs: String
-        public init(geojson: ManifestJSON, wkt: String, crs: String) {
+        public init(geojson: JSONValue, wkt: String, crs: String) {
             self.geojson = geojson
             self.wkt = wkt
             self.crs = crs
@@ -137,20 +138,21 @@ public struct PackageManifest: Sendable, Hashable, Codable {
     }
 
     /// Reads a manifest.
-    /// - Throws: `ExtractError` (`.package`) naming the file when it is missing, not JSON, lacks a
-    ///   key or holds one of the wrong type (naming the key), or is of another format version.
-    public static func read(from url: URL) throws -> PackageManifest {
+    /// - Throws: ``PackageFormatError`` naming the file: `notAPackage` when it is missing,
+    ///   `malformed` when it is not JSON, lacks a key or holds one of the wrong type (naming
+    ///   the key), or is of another format version.
+    public static func read(from url: URL) throws(PackageFormatError) -> PackageManifest {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ExtractError(.package, "\(url.deletingLastPathComponent().path) has no \(url.lastPathComponent)")
+            throw PackageFormatError(.notAPackage, "\(url.deletingLastPathComponent().path) has no \(url.lastPathComponent)")
         }
         guard !isDirectory.boolValue else {
-            throw ExtractError(.package, "\(url.path) is a directory, not a package manifest")
+            throw PackageFormatError(.malformed, "\(url.path) is a directory, not a package manifest")
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             let reason = FileManager.default.isReadableFile(atPath: url.path) ? error.localizedDescription : "permission denied"
-            throw ExtractError(.package, "cannot read \(url.path): \(reason)")
+            throw PackageFormatError(.malformed, "cannot read \(url.path): \(reason)")
         }
         let manifest: PackageManifest
         let decoder = JSONDecoder()
@@ -159,11 +161,12 @@ public struct PackageManifest: Sendable, Hashable, Codable {
         decoder.keyDecodingStrategy = .custom { path in
             SnakeCaseKey(camelCase: path.last?.stringValue ?? "")
         }
-        do { manifest = try decoder.decode(PackageManifest.self, from: data) } catch let error as DecodingError {
-            throw ExtractError(.package, "\(url.path) is not a package manifest: \(error.words)")
+        do { manifest = try decoder.decode(PackageManifest.self, from: data) } catch {
+            let words = (error as? DecodingError)?.words ?? error.localizedDescription
+            throw PackageFormatError(.malformed, "\(url.path) is not a package manifest: \(words)")
         }
         guard manifest.formatVersion == currentFormatVersion else {
-            throw ExtractError(.package, "\(url.path) has package format version \(manifest.formatVersion); "
+            throw PackageFormatError(.malformed, "\(url.path) has package format version \(manifest.formatVersion); "
                 + "this pkgbuild reads version \(currentFormatVersion)")
         }
         return manifest

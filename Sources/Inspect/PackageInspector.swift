@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import PackageFormat
 import SQLite
 
 /// Reads a package for `inspect`: the manifest, then data.gpkg and basemap.mbtiles as they are
@@ -23,21 +24,19 @@ public enum PackageInspector {
     }
 
     /// The files a package may have, in the order they are reported.
-    static let fileNames = [PackageManifest.fileName, PackageDirectory.dataFileName, PackageDirectory.dataFileName + "-wal",
-                            PackageDirectory.dataFileName + "-journal", PackageDirectory.basemapFileName,
-                            PackageDirectory.basemapFileName + "-journal"]
+    static let fileNames = [PackageManifest.fileName, PackageLayout.dataFileName, PackageLayout.dataFileName + "-wal",
+                            PackageLayout.dataFileName + "-journal", PackageLayout.basemapFileName,
+                            PackageLayout.basemapFileName + "-journal"]
 
     /// Reads the manifest and the live state of the package's files.
-    /// - Throws: `ExtractError` (`.package`) when the path is not a package, its manifest cannot
-    ///   be read, or data.gpkg cannot be opened as SQLite. Everything else wrong with the
+    /// - Throws: ``PackageFormatError`` when the path is not a package directory, its manifest
+    ///   cannot be read, or data.gpkg cannot be opened as SQLite. Everything else wrong with the
     ///   package is a warning in the result.
     public static func inspect(_ path: String, options: Options = Options()) throws -> PackageInspection {
-        let root = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ExtractError(.package, "\(path) is not a package directory")
-        }
-        let manifest = try PackageManifest.read(from: root.appendingPathComponent(PackageManifest.fileName))
+        let package = try PackageFiles(URL(fileURLWithPath: path), expecting: .directory)
+        let root = package.directory
+        // Inspect describes the package as built: without a manifest there is nothing to describe.
+        let manifest = try package.manifest ?? PackageManifest.read(from: package.manifestURL)
         var warnings: [PackageInspection.Warning] = []
         var files: [String: Int64] = [:]
         for name in fileNames {
@@ -48,23 +47,23 @@ public enum PackageInspector {
                 warnings.append(.init(.missingFile, "\(name) is listed in the manifest but missing"))
             }
         }
-        if files[PackageDirectory.basemapFileName] == nil, manifest.tiles != nil, manifest.files[PackageDirectory.basemapFileName] == nil {
-            warnings.append(.init(.missingFile, "the manifest describes tiles but \(PackageDirectory.basemapFileName) is missing"))
+        if files[PackageLayout.basemapFileName] == nil, manifest.tiles != nil, manifest.files[PackageLayout.basemapFileName] == nil {
+            warnings.append(.init(.missingFile, "the manifest describes tiles but \(PackageLayout.basemapFileName) is missing"))
         }
 
         var layers: [PackageInspection.Layer] = []
         var replica = PackageInspection.Replica(openConflicts: 0, unresolvedConflicts: 0)
-        let dataURL = root.appendingPathComponent(PackageDirectory.dataFileName)
-        if files[PackageDirectory.dataFileName] != nil {
+        let dataURL = package.data
+        if files[PackageLayout.dataFileName] != nil {
             let db: Connection
             do { db = try Connection(path: dataURL.path, mode: .readOnly) } catch {
-                throw ExtractError(.package, "cannot open \(dataURL.path): \((error as? SQLiteError)?.reasonAfterPath ?? "\(error)")")
+                throw PackageFormatError(.malformed, "cannot open \(dataURL.path): \((error as? SQLiteError)?.reasonAfterPath ?? "\(error)")")
             }
             do {
                 layers = try readLayers(db, manifest: manifest, options: options, warnings: &warnings)
                 replica = try readReplica(db, warnings: &warnings)
             } catch let error as SQLiteError {
-                throw ExtractError(.package, "cannot read \(dataURL.path): \(error)")
+                throw PackageFormatError(.malformed, "cannot read \(dataURL.path): \(error)")
             }
             checkManifest(manifest, layers: layers, replicaID: replica.id, warnings: &warnings)
             if options.readSource, let id = replica.id {
@@ -75,8 +74,8 @@ public enum PackageInspector {
 
         var zooms: [PackageInspection.Zoom] = []
         var format: String?
-        let basemapURL = root.appendingPathComponent(PackageDirectory.basemapFileName)
-        if files[PackageDirectory.basemapFileName] != nil {
+        let basemapURL = root.appendingPathComponent(PackageLayout.basemapFileName)
+        if files[PackageLayout.basemapFileName] != nil {
             do {
                 (zooms, format) = try readBasemap(basemapURL.path, manifest: manifest, warnings: &warnings)
             } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 
 extension PackageInspector {

@@ -3,41 +3,53 @@
 /// reads `replica_id`, `source`, `area_wkt`, `area_crs` and `sync_generation`, and to which it
 /// adds `pending_sync_id` and `pending_position` (the sync in flight, recorded and committed
 /// before the source is touched), `last_sync_id` and `last_sync_at`.
-import Extract
 import Foundation
 import Geodatabase
 import SQLite
 
 /// One package's replica and sync state.
-struct PackageSyncState: Sendable, Hashable {
-    var replicaID: String
+public struct PackageSyncState: Sendable, Hashable {
+    public var replicaID: String
     /// The source generation the package's rows reflect.
-    var sourceGeneration: Int64
+    public var sourceGeneration: Int64
     /// The source the package was built from, as `create` recorded it.
-    var source: String?
-    var areaWKT: String?
-    var areaCRS: String?
+    public var source: String?
+    public var areaWKT: String?
+    public var areaCRS: String?
     /// A sync that recorded itself but has not finished, nil between syncs.
-    var pendingSyncID: String?
+    public var pendingSyncID: String?
     /// The change-log position that sync uploads through.
-    var pendingPosition: Int64?
+    public var pendingPosition: Int64?
     /// The last sync this package completed.
-    var lastSyncID: String?
+    public var lastSyncID: String?
     /// True when every sync of the package recorded its id at the source.
-    var recordsEverySync: Bool
+    public var recordsEverySync: Bool
+
+    public init(replicaID: String, sourceGeneration: Int64, source: String?, areaWKT: String?, areaCRS: String?,
+                pendingSyncID: String?, pendingPosition: Int64?, lastSyncID: String?, recordsEverySync: Bool) {
+        self.replicaID = replicaID
+        self.sourceGeneration = sourceGeneration
+        self.source = source
+        self.areaWKT = areaWKT
+        self.areaCRS = areaCRS
+        self.pendingSyncID = pendingSyncID
+        self.pendingPosition = pendingPosition
+        self.lastSyncID = lastSyncID
+        self.recordsEverySync = recordsEverySync
+    }
 
     /// What the source's registry is asked about (see `ReplicaStanding`).
-    var history: PackageSyncHistory {
+    public var history: PackageSyncHistory {
         PackageSyncHistory(replicaID: replicaID, lastSyncID: lastSyncID, pendingSyncID: pendingSyncID,
                            generation: sourceGeneration, recordsEverySync: recordsEverySync)
     }
 
     /// Reads the state.
-    /// - Throws: ``SyncError`` (`notAPackage`) for a GeoPackage without a replica id.
-    static func read(_ connection: Connection) throws -> PackageSyncState {
+    /// - Throws: ``PackageFormatError`` (`notAPackage`) for a GeoPackage without a replica id.
+    public static func read(_ connection: Connection) throws -> PackageSyncState {
         let values = try PackageMetadata.values(in: connection)
         guard let replicaID = values["replica_id"], !replicaID.isEmpty else {
-            throw SyncError(.notAPackage, "\(connection.path) is not a package replica (no replica_id in pkgbuild_package); it was built with --no-register or not by pkgbuild create")
+            throw PackageFormatError(.notAPackage, "\(connection.path) is not a package replica (no replica_id in pkgbuild_package); it was built with --no-register or not by pkgbuild create")
         }
         return PackageSyncState(replicaID: replicaID,
                                 sourceGeneration: values["sync_generation"].flatMap { Int64($0) } ?? 0,
@@ -49,39 +61,29 @@ struct PackageSyncState: Sendable, Hashable {
     }
 
     /// Records the sync about to start (in the caller's transaction).
-    static func begin(syncID: String, position: Int64, in connection: Connection) throws {
-        try set(["pending_sync_id": syncID, "pending_position": String(position)], in: connection)
+    public static func begin(syncID: String, position: Int64, in connection: Connection) throws {
+        try PackageMetadata.set(["pending_sync_id": syncID, "pending_position": String(position)], in: connection)
     }
 
     /// Forgets a pending sync that never reached the source (it stopped on conflicts).
-    static func abandon(in connection: Connection) throws {
-        try set(["pending_sync_id": nil, "pending_position": nil], in: connection)
+    public static func abandon(in connection: Connection) throws {
+        try PackageMetadata.set(["pending_sync_id": nil, "pending_position": nil], in: connection)
     }
 
     /// Ends the pending sync: the package reflects source generation `generation`.
-    static func finish(syncID: String, generation: Int64, in connection: Connection) throws {
+    public static func finish(syncID: String, generation: Int64, in connection: Connection) throws {
         let now = ISO8601DateFormatter().string(from: Date())
-        try set(["sync_generation": String(generation), "last_sync_id": syncID, "last_sync_at": now,
+        try PackageMetadata.set(["sync_generation": String(generation), "last_sync_id": syncID, "last_sync_at": now,
                  "pending_sync_id": nil, "pending_position": nil,
                  PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue], in: connection)
     }
 
     /// Takes the replica a re-attach registered: its id, generation, first sync id and the
     /// registered area, no sync pending (in the caller's transaction).
-    static func reattached(_ state: PackageSyncState, in connection: Connection) throws {
-        try set(["replica_id": state.replicaID, "sync_generation": String(state.sourceGeneration),
+    public static func reattached(_ state: PackageSyncState, in connection: Connection) throws {
+        try PackageMetadata.set(["replica_id": state.replicaID, "sync_generation": String(state.sourceGeneration),
                  "last_sync_id": state.lastSyncID, "pending_sync_id": nil, "pending_position": nil,
                  "area_wkt": state.areaWKT, "area_crs": state.areaCRS,
                  PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue], in: connection)
-    }
-
-    private static func set(_ values: [String: String?], in connection: Connection) throws {
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            if let value {
-                try connection.execute("INSERT OR REPLACE INTO pkgbuild_package (key, value) VALUES (?, ?)", [.text(key), .text(value)])
-            } else {
-                try connection.execute("DELETE FROM pkgbuild_package WHERE key = ?", [.text(key)])
-            }
-        }
     }
 }

@@ -12,15 +12,15 @@
 import Geodatabase
 import SQLite
 
-enum DeferredRows {
-    static let table = "pkgbuild_deferred"
+public enum DeferredRows {
+    public static let table = "pkgbuild_deferred"
     static let ddl = """
         CREATE TABLE IF NOT EXISTS pkgbuild_deferred (table_name TEXT NOT NULL, globalid TEXT NOT NULL, \
         PRIMARY KEY (table_name, globalid))
         """
 
     /// The deferred rows, by the table names as recorded.
-    static func all(in package: Connection) throws -> [(table: String, globalID: String)] {
+    public static func all(in package: Connection) throws -> [(table: String, globalID: String)] {
         guard try tableExists(table, in: package) else { return [] }
         return try package.query("SELECT table_name, globalid FROM pkgbuild_deferred ORDER BY rowid").map {
             ($0[0].stringValue ?? "", $0[1].stringValue ?? "")
@@ -28,7 +28,7 @@ enum DeferredRows {
     }
 
     /// Replaces the list (in the caller's transaction).
-    static func replace(with rows: [(table: String, globalID: String)], in package: Connection) throws {
+    public static func replace(with rows: [(table: String, globalID: String)], in package: Connection) throws {
         if try rows.isEmpty && !tableExists(table, in: package) { return }
         try package.execute(ddl)
         try OwnTables.register(in: package, side: .package)

@@ -36,21 +36,47 @@ public enum PackageMetadata {
         """,
     ]
 
+    /// One layer's row of `pkgbuild_layers`.
+    public struct LayerRecord: Sendable, Hashable {
+        public var name: String
+        public var sourceCRS: String?
+        public var packageCRS: String?
+        public var cut: LayerCut
+        public init(name: String, sourceCRS: String?, packageCRS: String?, cut: LayerCut) {
+            self.name = name
+            self.sourceCRS = sourceCRS
+            self.packageCRS = packageCRS
+            self.cut = cut
+        }
+    }
+
     /// Writes both tables (in the caller's transaction).
-    static func write(to connection: Connection, values: [String: String?], layers: [(plan: LayerPlan, cut: LayerCut)]) throws {
+    public static func write(to connection: Connection, values: [String: String?], layers: [LayerRecord]) throws {
         for statement in ddl { try connection.execute(statement) }
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             try connection.execute("INSERT OR REPLACE INTO pkgbuild_package (key, value) VALUES (?, ?)",
                                    [.text(key), value.map { .text($0) } ?? .null])
         }
-        for (plan, cut) in layers {
+        for layer in layers {
+            let cut = layer.cut
             try connection.execute("""
                 INSERT OR REPLACE INTO pkgbuild_layers (table_name, source_crs, package_crs, clipped, filter,
                   reprojected_from, schema_only, spatial, related_rows, related_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(plan.name), plan.sourceCRS.map { .text($0) } ?? .null, plan.packageCRS.map { .text($0) } ?? .null,
+                """, [.text(layer.name), layer.sourceCRS.map { .text($0) } ?? .null, layer.packageCRS.map { .text($0) } ?? .null,
                       .integer(cut.clipped ? 1 : 0), cut.filter.map { .text($0) } ?? .null,
                       cut.reprojectedFrom.map { .text($0) } ?? .null, .integer(cut.schemaOnly ? 1 : 0),
                       .integer(cut.spatial ? 1 : 0), .integer(Int64(cut.relatedRows)), .integer(cut.relatedOnly ? 1 : 0)])
+        }
+    }
+
+    /// Sets keys of `pkgbuild_package` (in the caller's transaction); a nil value removes its key.
+    static func set(_ values: [String: String?], in connection: Connection) throws {
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            if let value {
+                try connection.execute("INSERT OR REPLACE INTO pkgbuild_package (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+            } else {
+                try connection.execute("DELETE FROM pkgbuild_package WHERE key = ?", [.text(key)])
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import PackageFormat
 import SQLite
 import TilePackage
 
@@ -69,7 +70,7 @@ extension PackageInspector {
         let requested = manifest.tiles?.requestedZooms
         guard let first = [valid.first, requested?.lowerBound].compactMap({ $0 }).min(),
               let last = [valid.last, requested?.upperBound].compactMap({ $0 }).max(),
-              let area = try? Geometry(geoJSON: Data(manifest.area.geojson.text.utf8)) else { return }
+              let area = try? Geometry(geoJSON: Data(manifest.area.geojson.compact.utf8)) else { return }
         let coverage: TileCoverage
         do { coverage = try TileCoverage(lonLatArea: area, zooms: first...last, context: try GEOSContext()) } catch {
             warnings.append(.init(.tilesOutsideArea, "the tiles could not be checked against the area of interest: \(error)"))

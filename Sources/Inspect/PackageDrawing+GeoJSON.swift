@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import PackageFormat
 import SQLite
 import TilePackage
 
@@ -10,8 +11,8 @@ extension PackageDrawing {
     /// - Throws: errors of PROJ (a layer CRS it cannot take to EPSG:4326) or SQLite.
     public static func geoJSON(_ inspection: PackageInspection) throws -> String {
         var features: [String] = []
-        func feature(_ g: Geometry, _ properties: [String: ManifestJSON]) -> String {
-            "{\"type\":\"Feature\",\"properties\":\(ManifestJSON.object(properties).text),\"geometry\":\(g.geoJSON())}"
+        func feature(_ g: Geometry, _ properties: JSONValue) -> String {
+            "{\"type\":\"Feature\",\"properties\":\(properties.compact),\"geometry\":\(g.geoJSON())}"
         }
         let m = inspection.manifest
         features.append(feature(try areaGeometry(inspection), [
@@ -23,8 +24,8 @@ extension PackageDrawing {
             let e4326 = crs == "EPSG:4326" ? e : try Transformer(from: crs, to: "EPSG:4326", context: proj).transform(e)
             features.append(feature(.polygon(e4326.polygon), [
                 "kind": .string("layer extent"), "layer": .string(layer.name), "crs": .string(crs),
-                "geometry_type": layer.geometryType.map(ManifestJSON.string) ?? .null,
-                "features": .number(Double(layer.count)),
+                "geometry_type": JSONValue.string(layer.geometryType),
+                "features": .int(layer.count),
             ]))
         }
         for z in inspection.zooms {
@@ -36,9 +37,9 @@ extension PackageDrawing {
                 return Envelope(minX: west.minX, minY: west.minY, maxX: east.maxX, maxY: east.maxY).polygon
             }
             features.append(feature(.multiPolygon(MultiPolygon(polygons)), [
-                "kind": .string("tile coverage"), "zoom": .number(Double(z.zoom)), "tiles": .number(Double(z.tiles)),
-                "min_column": .number(Double(z.minColumn)), "max_column": .number(Double(z.maxColumn)),
-                "min_row": .number(Double(z.minRow)), "max_row": .number(Double(z.maxRow)), "bytes": .number(Double(z.bytes)),
+                "kind": .string("tile coverage"), "zoom": .int(z.zoom), "tiles": .int(z.tiles),
+                "min_column": .int(z.minColumn), "max_column": .int(z.maxColumn),
+                "min_row": .int(z.minRow), "max_row": .int(z.maxRow), "bytes": .int(z.bytes),
             ]))
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
@@ -46,7 +47,7 @@ extension PackageDrawing {
 
     /// A zoom's tiles as runs of columns in one XYZ row, without holding every tile.
     static func tileRuns(of inspection: PackageInspection, zoom: Int) throws -> [(y: Int, minX: Int, maxX: Int)] {
-        let db = try Connection(path: inspection.path + "/" + PackageDirectory.basemapFileName, mode: .readOnly)
+        let db = try Connection(path: inspection.path + "/" + PackageLayout.basemapFileName, mode: .readOnly)
         var runs: [(y: Int, minX: Int, maxX: Int)] = []
         try db.forEachRow("SELECT tile_column, tile_row FROM tiles WHERE zoom_level = ? ORDER BY tile_row DESC, tile_column",
                           [.integer(Int64(zoom))]) { s in

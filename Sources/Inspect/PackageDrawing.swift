@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import PackageFormat
 import SQLite
 import TilePackage
 
@@ -29,18 +30,18 @@ public enum PackageDrawing {
     ///   - zoom: the zoom whose tiles are drawn; nil for ``defaultZoom(_:)``.
     ///   - size: the longer side of the map, in pixels.
     ///   - maxFeatures: features drawn per layer at most.
-    /// - Throws: `ExtractError` (`.package`) when `zoom` is not a zoom of the basemap or has
+    /// - Throws: ``PackageFormatError`` (`absent`) when `zoom` is not a zoom of the basemap or has
     ///   more than `maxDrawnTiles` tiles; errors of PROJ or SQLite reading the package.
     public static func svg(_ inspection: PackageInspection, zoom: Int? = nil, size: Double = 1000,
                            maxFeatures: Int = maxDrawnFeatures) throws -> String {
         if let zoom, !inspection.zooms.contains(where: { $0.zoom == zoom }) {
             let zooms = inspection.zooms.map { String($0.zoom) }.joined(separator: ", ")
-            throw ExtractError(.package, "the basemap has no tiles at zoom \(zoom)"
+            throw PackageFormatError(.absent, "the basemap has no tiles at zoom \(zoom)"
                 + (zooms.isEmpty ? " (it has no tiles)" : " (its zooms: \(zooms))"))
         }
         let level = (zoom ?? defaultZoom(inspection)).flatMap { z in inspection.zooms.first { $0.zoom == z } }
         if let level, level.tiles > maxDrawnTiles {
-            throw ExtractError(.package, "zoom \(level.zoom) has \(level.tiles) tiles, more than the \(maxDrawnTiles) "
+            throw PackageFormatError(.absent, "zoom \(level.zoom) has \(level.tiles) tiles, more than the \(maxDrawnTiles) "
                 + "a picture can show; choose a lower --svg-zoom")
         }
         let area = try mercator(areaGeometry(inspection).densified(maxSegmentLength: TileCoverage.densifyDegrees))
@@ -163,7 +164,7 @@ public enum PackageDrawing {
     }
 
     static func areaGeometry(_ inspection: PackageInspection) throws -> Geometry {
-        try Geometry(geoJSON: Data(inspection.manifest.area.geojson.text.utf8))
+        try Geometry(geoJSON: Data(inspection.manifest.area.geojson.compact.utf8))
     }
 
     /// A lon/lat geometry in Web Mercator metres, latitudes clamped to the square world.
@@ -176,7 +177,7 @@ public enum PackageDrawing {
 
     /// The geometries of the feature layers (at most `limit` each), in EPSG:4326.
     static func featuresIn4326(_ inspection: PackageInspection, limit: Int) throws -> [(String, Geometry)] {
-        let db = try Connection(path: inspection.path + "/" + PackageDirectory.dataFileName, mode: .readOnly)
+        let db = try Connection(path: inspection.path + "/" + PackageLayout.dataFileName, mode: .readOnly)
         let proj = try PROJContext()
         var result: [(String, Geometry)] = []
         for row in try db.query("SELECT table_name, column_name FROM gpkg_geometry_columns") {
@@ -195,7 +196,7 @@ public enum PackageDrawing {
 
     /// The tiles of one zoom of the basemap, in XYZ numbering, with their bytes when asked.
     static func tiles(of inspection: PackageInspection, zoom: Int, data: Bool = true) throws -> [(id: TileID, data: Data?)] {
-        let db = try Connection(path: inspection.path + "/" + PackageDirectory.basemapFileName, mode: .readOnly)
+        let db = try Connection(path: inspection.path + "/" + PackageLayout.basemapFileName, mode: .readOnly)
         let dataColumn = data ? "tile_data" : "NULL"
         return try db.query("SELECT tile_column, tile_row, \(dataColumn) FROM tiles WHERE zoom_level = ? ORDER BY tile_row DESC, tile_column",
                             [.integer(Int64(zoom))]).compactMap { r in
