@@ -44,7 +44,7 @@ struct Basemap {
         isURL ? try TileURLTemplate(request.source).redacted : URL(fileURLWithPath: request.source).standardizedFileURL.path
     }
 
-    /// The source as `tiles` opens it (`TileSourceOpener`): the same User-Agent, rate,
+    /// The source as `tiles` opens it (`TileSources.open`): the same User-Agent, rate,
     /// headers and concurrency.
     func makeSource(isCancelled: @escaping () -> Bool) throws -> any TileSource {
         var options = TileSourceOptions(concurrency: request.concurrency, requestsPerSecond: request.requestsPerSecond,
@@ -57,8 +57,8 @@ struct Basemap {
             }
         }
         do {
-            return try TileSourceOpener.open(request.source, zooms: request.minZoom...request.maxZoom, options: options,
-                                             isCancelled: isCancelled)
+            return try TileSources.open(request.source, zooms: request.minZoom...request.maxZoom, options: options,
+                                        isCancelled: isCancelled)
         } catch let error as TilePackageError where error.kind == .invalidInput {
             throw ExtractError(.source, error.message)
         }

@@ -193,6 +193,12 @@ public final class GeoPackageWriter {
         while try statement.step() {}
     }
 
+    /// Whether the package's `table` has a column of that name, in any letter case.
+    public func hasColumn(named column: String, in table: String) throws -> Bool {
+        try connection.scalar("SELECT 1 FROM pragma_table_info(?) WHERE lower(name) = lower(?)",
+                              [.text(table), .text(column)]) != nil
+    }
+
     /// The package's connection, for modules that add their own tables (change tracking,
     /// replica state) in the same transaction before ``commit()``.
     public var database: Connection { connection }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Tiles from an MBTiles file (plain or deduplicated).
-public final class MBTilesSource: TileSource {
+/// Tiles from an MBTiles file (plain or deduplicated), which a copy can copy inside SQLite.
+public final class MBTilesSource: DirectCopyTileSource {
     public let reader: MBTilesReader
     private let rangeCheck: OutOfRangeCheck
 
@@ -18,9 +18,6 @@ public final class MBTilesSource: TileSource {
     public var warnings: [String] { rangeCheck.warnings }
 
     public var identity: String { reader.path }
-
-    /// The file itself: a copy can run inside SQLite.
-    public var mbtilesFile: MBTilesReader? { reader }
 
     public func metadata() throws -> TileSourceMetadata { try reader.metadata() }
 

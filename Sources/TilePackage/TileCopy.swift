@@ -94,7 +94,7 @@ public enum TileCopy {
         let w = try MBTilesWriter(path: request.workPath)
         w.reserveImages(report.requested)
         let resuming = try !w.isEmpty()
-        let direct = try source.mbtilesFile.map { try MBTilesDirectCopy(writer: w, source: $0) }
+        let direct = try (source as? any DirectCopyTileSource).map { try MBTilesDirectCopy(writer: w, source: $0.reader) }
         defer { try? direct?.close() }
         var firstTile: Data?
         // The job key, the first tiles, and for a short copy the last tiles and the final

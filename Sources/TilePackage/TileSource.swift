@@ -71,13 +71,15 @@ public protocol TileSource: AnyObject {
     /// Problems found in the source that do not stop a copy (such as rows outside their
     /// zoom's range, which are never used), in words for a person.
     var warnings: [String] { get }
-
-    /// The MBTiles file behind the source when it is one, so that a copy can select its
-    /// rectangles inside SQLite rather than hand over tile after tile; nil otherwise.
-    var mbtilesFile: MBTilesReader? { get }
 }
 
 extension TileSource {
     public var warnings: [String] { [] }
-    public var mbtilesFile: MBTilesReader? { nil }
+}
+
+/// A source whose tiles are the rows of an MBTiles file: a copy selects its rectangles
+/// inside SQLite (``MBTilesDirectCopy``) rather than hand over tile after tile.
+public protocol DirectCopyTileSource: TileSource {
+    /// The file the tiles are rows of.
+    var reader: MBTilesReader { get }
 }

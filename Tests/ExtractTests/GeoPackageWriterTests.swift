@@ -42,4 +42,17 @@ import TestSupport
         #expect(info.status == 0)
         #expect(info.stdout.contains("Feature Count: 13"))
     }
+
+    /// A mapping table's global id column is found whatever its letter case (so that its
+    /// links are tracked), and only in the table asked about.
+    @Test func hasColumnIgnoresLetterCase() throws {
+        let dir = try TemporaryDirectory()
+        let writer = try GeoPackageWriter(path: dir.path("data.gpkg"))
+        try writer.execute("CREATE TABLE links (base_id INTEGER, related_id INTEGER, GlobalID TEXT)")
+        try writer.execute("CREATE TABLE plain (base_id INTEGER, related_id INTEGER)")
+        #expect(try writer.hasColumn(named: "globalid", in: "links"))
+        #expect(try writer.hasColumn(named: "GLOBALID", in: "LINKS"))
+        #expect(try !writer.hasColumn(named: "globalid", in: "plain"))
+        #expect(try !writer.hasColumn(named: "globalid", in: "missing"))
+    }
 }

@@ -56,21 +56,6 @@ public struct SourceChange: Sendable, Hashable {
     }
 }
 
-/// What `source status` shows.
-public struct SourceStatus: Sendable, Hashable {
-    public struct Table: Sendable, Hashable {
-        public var name: String
-        public var rowCount: Int64
-        public var globalIDColumn: String
-    }
-
-    public var path: String
-    public var generation: Int64
-    public var tables: [Table]
-    public var replicas: [Replica]
-    public var relationships: [Relationship]
-}
-
 /// A GeoPackage as a sync source, over a connection the caller owns.
 ///
 /// - Important: Like its ``Connection``, not thread-safe: one owner at a time.
@@ -242,21 +227,6 @@ public struct SourceGeodatabase {
 
     /// The changes after generation `?1`, but those whose last writer is replica `?2` (if any).
     private static let changesSince = "generation > ?1 AND (?2 IS NULL OR replica_id IS NOT ?2)"
-
-    /// Tables with row counts, the generation, replicas and relationships.
-    public func status() throws -> SourceStatus {
-        try requireEnabled()
-        return try connection.withTransaction {
-            let tables = try trackedTables().map { table in
-                SourceStatus.Table(name: table.name,
-                                   rowCount: try connection.scalar("SELECT count(*) FROM \(SQL.identifier(table.name))")?
-                                       .int64Value ?? 0,
-                                   globalIDColumn: table.globalIDColumn)
-            }
-            return SourceStatus(path: connection.path, generation: try generation(), tables: tables,
-                                replicas: try replicas(), relationships: try readRelationships(connection))
-        }
-    }
 
     func requireEnabled() throws {
         guard try isEnabled() else {

@@ -77,14 +77,6 @@ public final class PreparedGeometry {
         try test("covers", box, GEOSPreparedCovers_r)
     }
 
-    /// True when the box's interior meets the prepared geometry's interior: it intersects
-    /// and does not merely touch. This is the test for whether a tile square is needed.
-    public func interiorsIntersect(_ box: Envelope) throws -> Bool {
-        let rectangle = try rectangle(box)
-        return try predicate("intersects", rectangle, GEOSPreparedIntersects_r)
-            && !predicate("touches", rectangle, GEOSPreparedTouches_r)
-    }
-
     // MARK: -
 
     private typealias PreparedPredicate = (GEOSContextHandle_t?, OpaquePointer?, OpaquePointer?) -> CChar

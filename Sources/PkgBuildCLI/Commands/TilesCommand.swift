@@ -140,7 +140,7 @@ public struct TilesCommand: Command {
     private func openSource(_ context: CommandContext) throws -> any TileSource {
         let options = TileSourceOptions(concurrency: concurrency, requestsPerSecond: rate, headers: headers,
                                         userAgent: HTTPConfiguration.userAgent(version: PkgBuildVersion.current))
-        return try TileSourceOpener.open(from, zooms: zooms, options: options, isCancelled: { context.isCancelled })
+        return try TileSources.open(from, zooms: zooms, options: options, isCancelled: { context.isCancelled })
     }
 
     private func printPlan(_ plan: TilePlanOutput, context: CommandContext) {

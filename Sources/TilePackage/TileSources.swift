@@ -23,7 +23,7 @@ public struct TileSourceOptions: Sendable {
 
 /// The one opener of tile sources behind every tile job: an XYZ/TMS URL template over HTTP,
 /// or an MBTiles file.
-public enum TileSourceOpener {
+public enum TileSources {
     /// - Parameters:
     ///   - source: a URL template (`https://host/{z}/{x}/{y}.png`) or an MBTiles path.
     ///   - zooms: the zooms a file source is checked over.
