@@ -37,12 +37,14 @@ public enum Extractor {
         public var tileFit: TilePlan.Fit?
         public var maxTiles: Int?
         public var tileBytes: Int?
+        /// What the basemap's copy did (tiles absent, failed and left out), for `create`.
+        public var tileReport: TileCopyReport?
     }
 
     /// Counts what `create` would write, writing nothing.
     public static func estimate(_ request: ExtractRequest, isCancelled: @escaping @Sendable () -> Bool = { false },
                                 progress: @escaping ExtractProgress = { _, _, _ in }) throws -> Result {
-        let prepared = try prepare(request)
+        let prepared = try prepare(request, isCancelled: isCancelled, progress: progress)
         // The tally counts what was read; the rows themselves are dropped.
         var rowsRead = 0
         let tally = try read(prepared, send: { message in
@@ -51,7 +53,7 @@ public enum Extractor {
         }, isCancelled: isCancelled)
         var estimate = result(prepared, tally: tally, replicaID: nil, package: nil)
         if let basemap = prepared.basemap {
-            let e = try basemap.estimate(isCancelled: isCancelled)
+            let e = try basemap.estimate(isCancelled: isCancelled, progress: progress)
             estimate.tiles = basemap.plan.totalCount
             estimate.tileCounts = basemap.plan.counts
             estimate.tileFit = basemap.plan.fit(within: basemap.request.maxTiles)
@@ -75,7 +77,7 @@ public enum Extractor {
                               isCancelled: @escaping @Sendable () -> Bool = { false },
                               progress: @escaping ExtractProgress = { _, _, _ in },
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
-        let prepared = try prepare(request)
+        let prepared = try prepare(request, isCancelled: isCancelled, progress: progress)
         try prepared.basemap?.checkTileCount()
         if request.register { try refreshSourceTriggers(request.source) }
         let output = URL(fileURLWithPath: request.output).standardizedFileURL
@@ -173,6 +175,7 @@ public enum Extractor {
                 }
                 result.warnings += report.warnings
                 result.tiles = report.written + report.resumed
+                result.tileReport = report
                 // The zooms really held: a source without tiles at the deepest zooms asked for
                 // leaves them out, and the manifest says so rather than claim them.
                 let held = report.zooms ?? basemap.request.minZoom...basemap.request.maxZoom
@@ -279,7 +282,9 @@ public enum Extractor {
         var warnings: [String] = []
     }
 
-    static func prepare(_ request: ExtractRequest) throws -> Prepared {
+    /// - Parameter progress: the basemap's planning (`ExtractStage.planning`).
+    static func prepare(_ request: ExtractRequest, isCancelled: () -> Bool = { false },
+                        progress: ExtractProgress = { _, _, _ in }) throws -> Prepared {
         let fm = FileManager.default
         guard fm.fileExists(atPath: request.source) else {
             throw ExtractError(.source, "source \(request.source) does not exist")
@@ -448,7 +453,9 @@ public enum Extractor {
         if request.crs == nil {
             warnings += try layerAreaOfUseWarnings(plans, lonLatArea: lonLatArea, areaText: request.area, proj: proj, geos: context)
         }
-        let basemap = try request.tiles.map { try Basemap.plan($0, area: area, geos: context, proj: proj, isCancelled: { false }) }
+        let basemap = try request.tiles.map {
+            try Basemap.plan($0, area: area, geos: context, proj: proj, isCancelled: isCancelled, progress: progress)
+        }
         return Prepared(request: request, area: area, lonLatArea: lonLatArea, plans: plans, areas: areas, relationships: relationships,
                         spatialReferenceSystems: srsRows.values.sorted { $0.srsID < $1.srsID }, basemap: basemap,
                         warnings: warnings)

@@ -44,6 +44,7 @@ struct CreateCommand: Command {
         } else {
             context.info("Built \(result.package ?? request.output)")
             if let id = result.replicaID { context.info("Replica \(id)" + (result.generation.map { " at generation \($0)" } ?? "")) }
+            if let report = result.tileReport { context.info("Basemap \(report.summary)") }
             context.info(text: ExtractOptions.table(result))
         }
     }
