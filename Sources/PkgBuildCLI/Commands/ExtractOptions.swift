@@ -132,8 +132,13 @@ enum ExtractOptions {
                 ])
             }),
             "warnings": .array(result.warnings.map { .string($0) }),
-            "basemap": result.tileReport.map { .object($0.jsonMembers) } ?? .null,
         ])
+    }
+
+    /// `create`'s result: `json(_:)` with what the basemap's copy did (null without --tiles).
+    static func createJSON(_ result: Extractor.Result) -> JSONValue {
+        guard case .object(let members) = json(result) else { return json(result) }
+        return .object(members + [JSONMember("basemap", result.tileReport.map { .object($0.jsonMembers) } ?? .null)])
     }
 }
 

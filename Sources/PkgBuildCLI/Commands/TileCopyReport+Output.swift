@@ -10,8 +10,8 @@ extension TileCopyReport {
         if !heldZooms.isEmpty { line += " (zoom \(ZoomList.text(heldZooms)))" }
         line += ", \(TilesCommand.humanBytes(bytes)) written"
         if resumed > 0 { line += ", \(resumed) kept from the interrupted run" }
-        if absent > 0 { line += "; \(absent) tiles absent from the source" }
-        if failed > 0 { line += "; \(failed) tiles left out, their retries ran out (--skip-failed)" }
+        if absent > 0 { line += "; \(absent) tile\(absent == 1 ? "" : "s") absent from the source" }
+        if failed > 0 { line += "; \(failed) tile\(failed == 1 ? "" : "s") left out, their retries ran out (--skip-failed)" }
         return line
     }
 
