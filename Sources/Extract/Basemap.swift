@@ -13,11 +13,12 @@ struct Basemap {
     /// Plans the tiles as `tiles` plans them (`TilePlan`: a box as the box it says), counting
     /// no further than the zoom that passes `--max-tiles`; `checkTileCount` refuses more.
     static func plan(_ request: TilesRequest, area: AreaOfInterest, geos: GEOSContext, proj: PROJContext,
-                     isCancelled: () -> Bool) throws -> Basemap {
+                     isCancelled: () -> Bool, progress: ExtractProgress) throws -> Basemap {
         let plan: TilePlan
         do {
             plan = try TilePlan(area: area, zooms: request.minZoom...request.maxZoom, limit: request.maxTiles,
-                                geos: geos, proj: proj, isCancelled: isCancelled)
+                                geos: geos, proj: proj, isCancelled: isCancelled,
+                                progress: { progress(.planning, $0, $1) })
         } catch let error as GeometryError {
             throw ExtractError(.crs, "cannot take the area from \(area.crs) to the basemap's tiles: \(error.message)")
         }
@@ -67,9 +68,9 @@ struct Basemap {
     /// The bytes the source expects the tiles to take (nil when unknown, or when the plan is
     /// over `--max-tiles` and was not counted to its last zoom), and what is wrong with the
     /// source (rows outside their zoom's range), as `create` would warn.
-    func estimate(isCancelled: @escaping () -> Bool) throws -> (bytes: Int?, warnings: [String]) {
+    func estimate(isCancelled: @escaping () -> Bool, progress: ExtractProgress) throws -> (bytes: Int?, warnings: [String]) {
         let source = try makeSource(isCancelled: isCancelled)
-        let bytes = plan.isComplete ? try source.estimatedBytes(of: coverage) : nil
+        let bytes = plan.isComplete ? try source.estimatedBytes(of: coverage, progress: { progress(.sampling, $0, $1) }) : nil
         return (bytes, source.warnings)
     }
 
@@ -78,7 +79,8 @@ struct Basemap {
         let source = try makeSource(isCancelled: isCancelled)
         let key = [try identity(), "\(areaBounds)", "\(request.minZoom)-\(request.maxZoom)", "\(coverage.totalCount)"]
             .joined(separator: "|")
-        let copy = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds, jobKey: key)
+        let copy = TileCopyRequest(output: output, coverage: coverage, areaBounds: areaBounds, jobKey: key,
+                                   skipFailed: request.skipFailed)
         return try TileCopy.run(copy, from: source, progress: progress, isCancelled: isCancelled)
     }
 }

@@ -83,10 +83,14 @@ public struct TilesRequest: Sendable, Hashable {
     public var requestsPerSecond: Double?
     /// Sent as `User-Agent` to an HTTP source: `pkgbuild/<version>`, as `tiles` sends it.
     public var userAgent: String
+    /// Finish the basemap without the tiles whose retries ran out, listing them
+    /// (`--skip-failed`, as `tiles` takes it), instead of failing the build. Not part of the
+    /// fingerprint: a build that failed on them may be resumed with it.
+    public var skipFailed: Bool
 
     public init(source: String, minZoom: Int, maxZoom: Int, maxTiles: Int = TileCoverage.defaultMaxTiles,
                 concurrency: Int = 8, headers: [String] = [], requestsPerSecond: Double? = nil,
-                userAgent: String = "pkgbuild") {
+                userAgent: String = "pkgbuild", skipFailed: Bool = false) {
         self.source = source
         self.minZoom = minZoom
         self.maxZoom = maxZoom
@@ -95,5 +99,6 @@ public struct TilesRequest: Sendable, Hashable {
         self.headers = headers
         self.requestsPerSecond = requestsPerSecond
         self.userAgent = userAgent
+        self.skipFailed = skipFailed
     }
 }

@@ -121,6 +121,7 @@ extension Extractor {
         }
         result.warnings += report.warnings
         result.tiles = report.written + report.resumed
+        result.tileReport = report
         // The zooms really held: a source without tiles at the deepest zooms asked for
         // leaves them out, and the manifest says so rather than claim them.
         let held = report.zooms ?? basemap.request.minZoom...basemap.request.maxZoom

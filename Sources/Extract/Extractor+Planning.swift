@@ -22,7 +22,9 @@ extension Extractor {
     }
 
     /// - Throws: `ExtractError` naming the input and the problem, before anything is written.
-    static func prepare(_ request: ExtractRequest) throws -> Prepared {
+    /// - Parameter progress: the basemap's planning (`ExtractStage.planning`).
+    static func prepare(_ request: ExtractRequest, isCancelled: () -> Bool = { false },
+                        progress: ExtractProgress = { _, _, _ in }) throws -> Prepared {
         guard FileManager.default.fileExists(atPath: request.source) else {
             throw ExtractError(.source, "source \(request.source) does not exist")
         }
@@ -42,7 +44,7 @@ extension Extractor {
                                                    proj: planned.proj, geos: planned.geos)
         }
         let basemap = try request.tiles.map {
-            try Basemap.plan($0, area: planned.area, geos: planned.geos, proj: planned.proj, isCancelled: { false })
+            try Basemap.plan($0, area: planned.area, geos: planned.geos, proj: planned.proj, isCancelled: isCancelled, progress: progress)
         }
         return Prepared(request: request, area: planned.area, lonLatArea: planned.lonLatArea, plans: plans,
                         areas: planner.areas, relationships: relationships,

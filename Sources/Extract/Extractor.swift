@@ -37,12 +37,14 @@ public enum Extractor {
         public var tileFit: TilePlan.Fit?
         public var maxTiles: Int?
         public var tileBytes: Int?
+        /// What the basemap's copy did (tiles absent, failed and left out), for `create`.
+        public var tileReport: TileCopyReport?
     }
 
     /// Counts what `create` would write, writing nothing.
     public static func estimate(_ request: ExtractRequest, isCancelled: @escaping @Sendable () -> Bool = { false },
                                 progress: @escaping ExtractProgress = { _, _, _ in }) throws -> Result {
-        let prepared = try prepare(request)
+        let prepared = try prepare(request, isCancelled: isCancelled, progress: progress)
         // The tally counts what was read; the rows themselves are dropped.
         var rowsRead = 0
         let tally = try read(prepared, send: { message in
@@ -51,7 +53,7 @@ public enum Extractor {
         }, isCancelled: isCancelled)
         var estimate = result(prepared, tally: tally, replicaID: nil, package: nil)
         if let basemap = prepared.basemap {
-            let e = try basemap.estimate(isCancelled: isCancelled)
+            let e = try basemap.estimate(isCancelled: isCancelled, progress: progress)
             estimate.tiles = basemap.plan.totalCount
             estimate.tileCounts = basemap.plan.counts
             estimate.tileFit = basemap.plan.fit(within: basemap.request.maxTiles)
@@ -75,7 +77,7 @@ public enum Extractor {
                               isCancelled: @escaping @Sendable () -> Bool = { false },
                               progress: @escaping ExtractProgress = { _, _, _ in },
                               checkpoint: (@Sendable (ExtractCheckpoint) throws -> Void)? = nil) throws -> Result {
-        let prepared = try prepare(request)
+        let prepared = try prepare(request, isCancelled: isCancelled, progress: progress)
         try prepared.basemap?.checkTileCount()
         if request.register { try refreshSourceTriggers(request.source) }
         let output = URL(fileURLWithPath: request.output).standardizedFileURL

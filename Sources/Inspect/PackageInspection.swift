@@ -130,6 +130,9 @@ public struct PackageInspection: Sendable, Hashable {
         /// The area takes tiles at a zoom asked for that basemap.mbtiles does not hold (the
         /// source had none there, a 404 or a zoom beyond its deepest, or they were lost since).
         case tilesAbsent = "tiles-absent"
+        /// basemap.mbtiles was finished without tiles the source failed to deliver
+        /// (`--skip-failed`): a build without it would fetch them.
+        case tilesFailed = "tiles-failed"
         /// basemap.mbtiles cannot be read.
         case unreadableBasemap = "unreadable-basemap"
         /// A sync recorded itself but did not finish.

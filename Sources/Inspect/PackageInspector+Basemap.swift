@@ -33,7 +33,8 @@ extension PackageInspector {
             warnings.append(.init(.tileMetadata, "basemap.mbtiles metadata lacks \(missing.joined(separator: ", "))"))
         }
         checkZoomRange(zooms, metadata: metadata, manifest: manifest, warnings: &warnings)
-        try checkCoverage(db, reader: reader, zooms: zooms, manifest: manifest, warnings: &warnings)
+        let skipped = skippedTiles(metadata, warnings: &warnings)
+        try checkCoverage(db, reader: reader, zooms: zooms, manifest: manifest, skipped: skipped, warnings: &warnings)
         return (zooms, format)
     }
 
@@ -60,7 +61,8 @@ extension PackageInspector {
     /// chose them, and every such tile of the zooms asked for should be there; tiles that
     /// cannot exist at their zoom are counted with those outside.
     static func checkCoverage(_ db: Connection, reader: MBTilesReader, zooms: [PackageInspection.Zoom],
-                              manifest: PackageManifest, warnings: inout [PackageInspection.Warning]) throws {
+                              manifest: PackageManifest, skipped: SkippedTiles?,
+                              warnings: inout [PackageInspection.Warning]) throws {
         let invalid = try reader.outOfRangeRows()?.count ?? 0
         if invalid > 0 {
             warnings.append(.init(.tilesOutsideArea, "basemap.mbtiles has \(invalid) tile\(invalid == 1 ? "" : "s") "
@@ -89,7 +91,10 @@ extension PackageInspector {
             warnings.append(.init(.tilesOutsideArea, "basemap.mbtiles has \(n) tile\(n == 1 ? "" : "s") "
                 + "outside the area of interest: \(detail)"))
         }
-        if let requested { checkAbsent(coverage: coverage, inside: inside, requested: requested, warnings: &warnings) }
+        if let requested {
+            checkAbsent(coverage: coverage, inside: inside, requested: requested, failed: skipped?.perZoom ?? [:],
+                        warnings: &warnings)
+        }
     }
 
     /// The zoom's tiles inside the coverage and outside it (with one of them to show).
@@ -115,12 +120,13 @@ extension PackageInspector {
         return (inside, outside, example)
     }
 
-    /// Per zoom asked for, the tiles the area takes that the basemap does not hold.
+    /// Per zoom asked for, the tiles the area takes that the basemap does not hold, apart from
+    /// those the build left out on failures (`failed`, warned of as such).
     private static func checkAbsent(coverage: TileCoverage, inside: [Int: Int], requested: ClosedRange<Int>,
-                                    warnings: inout [PackageInspection.Warning]) {
+                                    failed: [Int: Int], warnings: inout [PackageInspection.Warning]) {
         var total = 0
         let perZoom = requested.compactMap { z -> String? in
-            let asked = coverage.count(zoom: z), missing = asked - (inside[z] ?? 0)
+            let asked = coverage.count(zoom: z), missing = max(0, asked - (inside[z] ?? 0) - (failed[z] ?? 0))
             guard missing > 0 else { return nil }
             total += missing
             return missing == asked ? "zoom \(z): all \(asked)" : "zoom \(z): \(missing) of \(asked)"
@@ -129,5 +135,22 @@ extension PackageInspector {
         warnings.append(.init(.tilesAbsent, "basemap.mbtiles lacks \(total) tile\(total == 1 ? "" : "s") the area takes at "
             + "zoom \(requested.lowerBound)-\(requested.upperBound) (\(perZoom.joined(separator: "; "))): the tile source "
             + "had none there when the package was built, or they were lost since"))
+    }
+
+    /// The tiles the build finished without (`--skip-failed`), as basemap.mbtiles records
+    /// them, warned of with the first of them and why; nil when none were left out.
+    static func skippedTiles(_ metadata: [String: String], warnings: inout [PackageInspection.Warning]) -> SkippedTiles? {
+        guard let value = metadata[SkippedTiles.metadataName] else { return nil }
+        guard let skipped = try? SkippedTiles(metadataValue: value) else {
+            warnings.append(.init(.tileMetadata, "basemap.mbtiles metadata \(SkippedTiles.metadataName) is not a list of failed tiles"))
+            return nil
+        }
+        let perZoom = skipped.perZoom.sorted { $0.key < $1.key }.map { "zoom \($0.key): \($0.value)" }.joined(separator: "; ")
+        var text = "basemap.mbtiles was finished without \(skipped.count) tile\(skipped.count == 1 ? "" : "s") the source failed "
+            + "to deliver (--skip-failed; \(perZoom)): "
+            + skipped.listed.map { "\($0.tile) (\($0.reason))" }.joined(separator: "; ")
+        if skipped.count > skipped.listed.count { text += "; and \(skipped.count - skipped.listed.count) more" }
+        warnings.append(.init(.tilesFailed, text + "; building the package again fetches them"))
+        return skipped
     }
 }

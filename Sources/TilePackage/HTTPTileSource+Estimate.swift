@@ -7,13 +7,18 @@ extension HTTPTileSource {
     /// `sampleTilesPerZoom` tiles per zoom, spread evenly over the zoom's tiles (all of them
     /// when there are fewer). Absent tiles count as 0 bytes. A zoom whose samples all failed
     /// takes the average of the other zooms' tiles; nil when no sample arrived at all.
-    public func estimatedBytes(of coverage: TileCoverage) throws -> Int? {
+    /// `progress` counts the samples answered out of those asked.
+    public func estimatedBytes(of coverage: TileCoverage, progress: TileProgress) throws -> Int? {
         var samples: [TileID] = []
         for z in coverage.zooms {
             samples += Self.evenlySpacedTiles(of: coverage, zoom: z, count: Self.sampleTilesPerZoom)
         }
         var bytesByZoom: [Int: (bytes: Int, tiles: Int)] = [:]
+        var answered = 0
+        progress(0, samples.count)
         try fetchResponses(samples) { response in
+            answered += 1
+            progress(answered, samples.count)
             let size: Int
             switch response.outcome {
             case .body(let data): size = data.count

@@ -28,11 +28,13 @@ public final class MBTilesSource: DirectCopyTileSource {
     }
 
     /// Exact: the sum of the stored sizes of the tiles the coverage selects.
-    public func estimatedBytes(of coverage: TileCoverage) throws -> Int? {
+    public func estimatedBytes(of coverage: TileCoverage, progress: TileProgress) throws -> Int? {
         var total = 0
-        for z in coverage.zooms {
+        for (done, z) in coverage.zooms.enumerated() {
+            progress(done, coverage.zooms.count)
             for r in coverage.ranges(zoom: z) { total += try reader.sizes(in: r).bytes }
         }
+        progress(coverage.zooms.count, coverage.zooms.count)
         return total
     }
 }

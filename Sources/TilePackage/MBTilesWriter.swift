@@ -242,6 +242,16 @@ public final class MBTilesWriter {
         }
     }
 
+    /// The zooms of `zooms` with at least one tile written, in order: one primary-key seek a
+    /// zoom, where `SELECT DISTINCT zoom_level` would read every tile.
+    public func heldZooms(among zooms: ClosedRange<Int>) throws -> [Int] {
+        try wrap {
+            try zooms.filter { z in
+                try connection.scalar("SELECT EXISTS (SELECT 1 FROM map WHERE zoom_level = ?)", [.integer(Int64(z))])?.int64Value == 1
+            }
+        }
+    }
+
     /// Whether no tile is stored yet.
     public func isEmpty() throws -> Bool {
         try wrap { try connection.scalar("SELECT NOT EXISTS (SELECT 1 FROM map)")?.int64Value == 1 }

@@ -53,14 +53,19 @@ public struct TileCopyReport: Sendable, Hashable {
     public var absentByZoom: [Int: Int] = [:]
     /// Tiles the source failed to deliver.
     public var failed = 0
+    /// The same, per zoom (zooms with none left out).
+    public var failedByZoom: [Int: Int] = [:]
     /// Why the first of them failed (credentials redacted), when one did.
     public var firstFailure: String?
     /// The first `TileCopyReport.listedFailures` of them, with why (credentials redacted).
     public var failures: [TileFailure] = []
     /// Bytes of tile data written in this run.
     public var bytes = 0
-    /// The zooms with at least one tile in the output.
+    /// The lowest and highest zoom with at least one tile in the output.
     public var zooms: ClosedRange<Int>?
+    /// Every zoom with at least one tile in the output: `zooms` may hide gaps (a zoom whose
+    /// tiles were all absent or failed between two held ones).
+    public var heldZooms: [Int] = []
     public var warnings: [String] = []
 }
 
@@ -116,8 +121,9 @@ public enum TileCopy {
                     + (report.firstFailure.map { " (the first: \($0))" } ?? "") + "; the tiles so far are kept in \(request.workPath): run the same command again to resume")
             }
             report.zooms = try w.writtenZooms()
+            report.heldZooms = try w.heldZooms(among: request.coverage.zooms)
             try w.setMetadata(outputMetadata(request, source: sourceMetadata, written: report.zooms, firstTile: firstTile, writer: w)
-                              + [(jobKeyName, nil)])
+                              + [(jobKeyName, nil), (SkippedTiles.metadataName, SkippedTiles(report)?.metadataValue())])
             try w.commitBatch()
         } catch is CancellationError {
             // Whole tiles only: what is written is kept for the resume.
@@ -163,6 +169,7 @@ public enum TileCopy {
                 if report.failed == 0 { report.firstFailure = message }
                 if report.failures.count < TileCopyReport.listedFailures { report.failures.append(TileFailure(tile: tile, reason: message)) }
                 report.failed += 1
+                report.failedByZoom[tile.z, default: 0] += 1
             }
             handled += 1
             if isCancelled() { throw CancellationError() }

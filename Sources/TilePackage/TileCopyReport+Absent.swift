@@ -11,8 +11,8 @@ extension TileCopyReport {
             return missing >= asked ? "zoom \(z): all \(asked)" : "zoom \(z): \(missing) of \(asked)"
         }
         var text = "\(absent) tile\(absent == 1 ? "" : "s") of the area absent from the source (\(perZoom.joined(separator: "; ")))"
-        if let zooms {
-            text += "; the basemap holds zoom \(zooms.lowerBound)-\(zooms.upperBound)"
+        if !heldZooms.isEmpty {
+            text += "; the basemap holds zoom \(ZoomList.text(heldZooms))"
         } else {
             text += "; the basemap holds no tiles"
         }

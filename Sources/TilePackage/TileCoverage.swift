@@ -75,10 +75,13 @@ public struct TileCoverage: Sendable {
     ///   - stoppingAbove: when given, the walk ends after the first zoom at which the tiles
     ///     counted so far are more than this, and the coverage holds the zooms walked only
     ///     (deeper ones cannot fit the limit, and walking them costs twice as much each).
-    ///   - isCancelled: polled between zooms, so a long walk can be stopped.
+    ///   - isCancelled: polled every `progressInterval` tiles tested, so a long walk can be
+    ///     stopped.
+    ///   - progress: tiles tested so far out of those known to be tested (the walk learns
+    ///     each zoom's count as it reaches it), every `progressInterval` tiles and at the end.
     /// - Throws: what the classifier throws, or `CancellationError`.
     public init(classifier: some TileAreaClassifier, zooms: ClosedRange<Int>, stoppingAbove limit: Int? = nil,
-                isCancelled: () -> Bool = { false }) throws {
+                isCancelled: () -> Bool = { false }, progress: TileProgress = { _, _ in }) throws {
         precondition(zooms.lowerBound >= 0 && zooms.upperBound <= TileID.maxZoom, "zoom outside 0...\(TileID.maxZoom)")
         self.boxRanges = nil
         var blocks: [TileID] = []
@@ -86,11 +89,17 @@ public struct TileCoverage: Sendable {
         var frontier = [TileID(z: 0, x: 0, y: 0)]
         var deepest = zooms.upperBound
         var total = 0
+        var tested = 0
         for z in 0...zooms.upperBound {
             if isCancelled() { throw CancellationError() }
             var next: [TileID] = []
             var edge: [TileID] = []
-            for tile in frontier {
+            for (index, tile) in frontier.enumerated() {
+                if index % Self.progressInterval == 0 && index > 0 {
+                    if isCancelled() { throw CancellationError() }
+                    progress(tested, tested + frontier.count - index)
+                }
+                tested += 1
                 switch try classifier.relation(ofMercatorSquare: WebMercator.mercatorBounds(of: tile)) {
                 case .outside:
                     continue
@@ -110,10 +119,15 @@ public struct TileCoverage: Sendable {
                 break
             }
         }
+        progress(tested, tested)
         self.zooms = zooms.lowerBound...deepest
         self.blocks = blocks
         self.boundary = boundary
     }
+
+    /// Tiles tested between two progress reports (and cancellation checks) of the walk: each
+    /// test is a GEOS predicate of some microseconds.
+    static let progressInterval = 256
 
     /// Disjoint rectangles that together hold exactly the zoom's tiles, sorted by their
     /// first row then column. Boundary tiles next to each other in a row are joined.

@@ -32,12 +32,13 @@ public struct TilePlan: Sendable {
 
     /// - Parameter limit: the most tiles the job may take (`--max-tiles`): the walk stops
     ///   after the first zoom that passes it.
+    /// - Parameter progress: the quadtree walk's tiles tested out of those known so far.
     /// - Throws: `GeometryError` from PROJ or GEOS, `CancellationError`.
     public init(area: AreaOfInterest, zooms: ClosedRange<Int>, limit: Int, geos: GEOSContext, proj: PROJContext,
-                isCancelled: () -> Bool = { false }) throws {
+                isCancelled: () -> Bool = { false }, progress: TileProgress = { _, _ in }) throws {
         self.zooms = zooms
         coverage = try TileCoverage(area: area, zooms: zooms, geos: geos, proj: proj, stoppingAbove: limit,
-                                    isCancelled: isCancelled)
+                                    isCancelled: isCancelled, progress: progress)
         if area.isLonLat && area.boxes != nil {
             areaBounds = area.envelope
         } else {
@@ -80,6 +81,10 @@ public struct TilePlan: Sendable {
         throw TilePackageError(.invalidInput, message)
     }
 }
+
+/// Called as a long step of planning or estimating advances: items done, and the total known
+/// so far (it may grow as the work learns its size).
+public typealias TileProgress = (_ done: Int, _ total: Int) -> Void
 
 extension TileCoverage {
     /// The most tiles a copy takes unless told otherwise: the cap ArcGIS servers put on one

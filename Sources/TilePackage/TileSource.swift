@@ -66,7 +66,9 @@ public protocol TileSource: AnyObject {
 
     /// The bytes the tiles of `coverage` would take, from the sizes the source really has
     /// (all of them, or a sample); nil when the source cannot tell without fetching.
-    func estimatedBytes(of coverage: TileCoverage) throws -> Int?
+    /// - Parameter progress: tiles sampled (or ranges summed) out of the total, as it goes:
+    ///   over HTTP the sample takes seconds.
+    func estimatedBytes(of coverage: TileCoverage, progress: TileProgress) throws -> Int?
 
     /// Problems found in the source that do not stop a copy (such as rows outside their
     /// zoom's range, which are never used), in words for a person.
@@ -74,6 +76,11 @@ public protocol TileSource: AnyObject {
 }
 
 extension TileSource {
+    /// ``estimatedBytes(of:progress:)`` with no one to tell how it goes.
+    public func estimatedBytes(of coverage: TileCoverage) throws -> Int? {
+        try estimatedBytes(of: coverage, progress: { _, _ in })
+    }
+
     public var warnings: [String] { [] }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import PkgBuildCLI
 import Testing
 import TestSupport
@@ -68,6 +69,27 @@ struct AbsentTilesTests {
         #expect(message.contains("lacks \(z5 + z6) tiles the area takes at zoom 0-6 (zoom 5: all \(z5); zoom 6: all \(z6))"),
                 "\(message)")
         #expect(!CLI.run(["inspect", package]).stdout.contains("No warnings"))
+    }
+
+    /// A zoom whose tiles are all absent between two held ones: `inspect` shows the gap (not
+    /// "zooms 0-3"), in text and JSON, and so does `create`'s warning.
+    @Test func inspectShowsTheZoomsHeldWithTheirGaps() throws {
+        let server = try TestTileServer(script: TileServerScript(rules: [.init(match: "^/2/", responses: ["404"])]))
+        let dir = try TemporaryDirectory()
+        let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
+        let package = dir.path("alaska.pkg")
+        let r = CLI.run(["create", "--area", Self.area, "--features", source, "--tiles", server.baseURL + "/{z}/{x}/{y}.png",
+                         "--zoom", "0-3", "-o", package])
+        try server.stop()
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("the basemap holds zoom 0-1, 3"), "\(r.stderr)")
+        let text = CLI.run(["inspect", package]).stdout
+        #expect(text.contains("; zooms 0-1, 3 (0-3 asked); "), "\(text)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(CLI.run(["inspect", package, "--json"]).stdout.utf8))
+            as? [String: Any])
+        let tiles = try #require(doc["tiles"] as? [String: Any])
+        #expect(tiles["held_zooms"] as? [Int] == [0, 1, 3], "\(tiles)")
+        #expect(tiles["held_zoom_ranges"] as? String == "0-1, 3", "\(tiles)")
     }
 
     /// A complete basemap has no such warning.

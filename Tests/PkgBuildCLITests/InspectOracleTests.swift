@@ -175,7 +175,7 @@ struct InspectOracleTests {
         let r = CLI.run(["inspect", fixture.package])
         #expect(r.exitCode == 0, "\(r.stderr)")
         for expected in ["Replica", "in-sync, extracted at generation 0", "at the source: active", "Source    geopackage",
-                         "Area      POLYGON ((-153.5 60.8", "CRS       EPSG:4326", "Tiles     png from", "zooms 0-5, 7 tiles now",
+                         "Area      POLYGON ((-153.5 60.8", "CRS       EPSG:4326", "Tiles     png from", "; zooms 0-5; 7 tiles now",
                          "Files     manifest.json", "data.gpkg", "basemap.mbtiles", "park_visitors", "related rows", "ROWS (TMS)"] {
             #expect(r.stdout.contains(expected), "\(expected) in \(r.stdout)")
         }

@@ -71,6 +71,61 @@ struct TileFailureTests {
     }
 }
 
+/// `create --skip-failed` behaves as `tiles --skip-failed`: the basemap is finished without
+/// the tiles whose retries ran out, they are listed in the output and by `inspect`, and the
+/// manifest records the zooms really held.
+@Suite("create --skip-failed")
+struct CreateSkipFailedTests {
+    /// Alaska's box: 1, 1, 2 tiles at zoom 0-2, a few at zoom 3, all of which fail.
+    static let area = "-170,50,-130,72"
+
+    @Test(.timeLimit(.minutes(2)))
+    func finishesWithoutThemListsThemAndInspectWarns() throws {
+        let server = try TestTileServer(script: TileServerScript(rules: [.init(match: "^/3/", responses: Array(repeating: "500", count: 6))]))
+        let dir = try TemporaryDirectory()
+        let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
+        let package = dir.path("alaska.pkg")
+        let r = CLI.run(["create", "--area", Self.area, "--features", source, "--tiles", server.baseURL + "/{z}/{x}/{y}.png",
+                         "--zoom", "0-3", "-o", package, "--skip-failed", "--json"])
+        try server.stop()
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let basemap = try #require(doc["basemap"] as? [String: Any], "\(r.stdout)")
+        let failed = try #require(basemap["failed"] as? Int)
+        let listed = (basemap["failed_tiles"] as? [[String: String]] ?? []).compactMap { $0["tile"] }
+        #expect(failed > 0 && listed.count == failed && listed.allSatisfy { $0.hasPrefix("3/") }, "\(listed)")
+        #expect(basemap["held_zooms"] as? [Int] == [0, 1, 2])
+        #expect(r.stderr.contains("\(failed) tiles could not be fetched from \(server.baseURL)/{z}/{x}/{y}.png and are left out: "),
+                "\(r.stderr)")
+        for tile in listed { #expect(r.stderr.contains("\(tile) (HTTP status 500 after 6 attempts"), "\(r.stderr)") }
+        let tiles = try runProcess("sqlite3", [package + "/basemap.mbtiles", "SELECT group_concat(DISTINCT zoom_level) FROM tiles"])
+        #expect(tiles.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0,1,2")
+        #expect(!FileManager.default.fileExists(atPath: package + ".partial"))
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: package + "/manifest.json"))) as? [String: Any])
+        let record = try #require(manifest["tiles"] as? [String: Any])
+        #expect(record["max_zoom"] as? Int == 2 && record["requested_max_zoom"] as? Int == 3, "\(record)")
+
+        let inspect = CLI.run(["inspect", package, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let warnings = report["warnings"] as? [[String: Any]] ?? []
+        let message = try #require(warnings.first { $0["code"] as? String == "tiles-failed" }?["message"] as? String, "\(warnings)")
+        #expect(message.contains("finished without \(failed) tiles the source failed to deliver (--skip-failed; zoom 3: \(failed))"),
+                "\(message)")
+        for tile in listed { #expect(message.contains(tile)) }
+        // Left out by failures, not absent from the source: not counted twice.
+        #expect(!warnings.contains { $0["code"] as? String == "tiles-absent" }, "\(warnings)")
+        let text = CLI.run(["inspect", package]).stdout
+        #expect(text.contains("; zooms 0-2 (0-3 asked); "), "\(text)")
+    }
+
+    @Test func needsTiles() {
+        let r = CLI.run(["create", "--area=0,0,1,1", "--features", "x.gpkg", "-o", "x.pkg", "--skip-failed"])
+        #expect(r.exitCode == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--skip-failed needs --tiles"), "\(r.stderr)")
+    }
+}
+
 /// `create --tiles URL` fetches as `tiles --from URL` does: pkgbuild's versioned
 /// User-Agent, the `--header`s, at most `--rate` requests a second, with progress on a
 /// terminal.

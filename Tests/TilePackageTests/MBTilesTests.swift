@@ -179,5 +179,7 @@ final class ByNumber: TileSource {
     var identity: String { inner.identity }
     func metadata() throws -> TileSourceMetadata { try inner.metadata() }
     func fetch(_ tiles: some Sequence<TileID>, _ report: (TileID, TileFetchResult) throws -> Void) throws { try inner.fetch(tiles, report) }
-    func estimatedBytes(of coverage: TileCoverage) throws -> Int? { try inner.estimatedBytes(of: coverage) }
+    func estimatedBytes(of coverage: TileCoverage, progress: TileProgress) throws -> Int? {
+        try inner.estimatedBytes(of: coverage, progress: progress)
+    }
 }

@@ -27,6 +27,11 @@ extension ArgumentDefinition {
         "max-tiles", valueName: "N", help: "Refuse to start when the basemap needs more tiles than N.",
         defaultValue: String(TileCoverage.defaultMaxTiles))
 
+    /// `--skip-failed`, as `tiles` and `create` take it: one behaviour for one tile pipeline.
+    static let skipFailed = ArgumentDefinition.flag(
+        "skip-failed", help: "Finish the basemap without the tiles whose retries ran out, listing them, "
+            + "instead of failing (a re-run would fetch them).")
+
     /// `--lock-timeout`, on every command that writes a database another process may hold; read
     /// by `CommandRunner` for every connection the command opens (`LockWait`).
     static let lockTimeout = ArgumentDefinition.option(

@@ -10,21 +10,26 @@ struct ChangesCommand: Command {
         abstract: "List a package's pending local edits; optionally write them as a changeset.",
         discussion: """
             --changeset writes the edits as a SQLite session changeset (rows keyed by the \
-            package's fids), which Mergin Maps' geodiff reads and applies.
+            package's fids), which Mergin Maps' geodiff reads and applies. Under --json a \
+            geometry's old and new values are summarised (type, parts, vertices, envelope); \
+            --full-geometry adds their WKT.
             """,
         arguments: [
             .package,
             .json("edits"),
+            .fullGeometry,
             .option("changeset", valueName: "FILE", help: "Also write the edits as a SQLite session changeset."),
         ])
 
     let package: String
     let json: Bool
     let changeset: String?
+    let fullGeometry: Bool
 
     init(_ arguments: ParsedArguments) throws {
         package = try arguments.required("package", as: String.self)
         json = arguments.flag("json")
+        fullGeometry = arguments.flag("full-geometry")
         changeset = try arguments.value("changeset", as: String.self)
     }
 
@@ -46,7 +51,9 @@ struct ChangesCommand: Command {
             case .text(let s): return .string(s)
             case .textBytes: return .string(v.displayText ?? "")
             case .blob(let bytes):
-                if geometryColumns[table] == column, let g = try? GeoPackageBinary(bytes: bytes) { return .string(g.geometry.wkt) }
+                if geometryColumns[table] == column, let g = try? GeoPackageBinary(bytes: bytes) {
+                    return FeatureOutput.geometryJSON(g.geometry, full: fullGeometry)
+                }
                 return .string(v.description)
             }
         }

@@ -40,10 +40,11 @@ struct CreateCommand: Command {
         }
         for warning in result.warnings { context.warn(warning) }
         if json {
-            context.print(ExtractOptions.json(result).prettyPrinted)
+            context.print(ExtractOptions.createJSON(result).prettyPrinted)
         } else {
             context.info("Built \(result.package ?? request.output)")
             if let id = result.replicaID { context.info("Replica \(id)" + (result.generation.map { " at generation \($0)" } ?? "")) }
+            if let report = result.tileReport { context.info("Basemap \(report.summary)") }
             context.info(text: ExtractOptions.table(result))
         }
     }

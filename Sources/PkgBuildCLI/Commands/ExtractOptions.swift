@@ -32,6 +32,7 @@ enum ExtractOptions {
     static let arguments: [ArgumentDefinition] = planArguments.dropLast() + [
         .flagPair("register", defaultValue: true, help: "Register the package as a replica at the source."),
         .option("output", short: "o", valueName: "AREA.pkg", help: "The package directory to write.", isRequired: true),
+        .skipFailed,
         .flag("force", help: "Replace an existing package built by pkgbuild (never an input of the run, a file or folder that is not a package, or a package with unsynced edits)."),
         .lockTimeout,
         .json("result"),
@@ -57,7 +58,8 @@ enum ExtractOptions {
                                  maxTiles: maxTiles, concurrency: concurrency,
                                  headers: try HeaderOption.values(arguments).map { "\($0.name): \($0.value)" },
                                  requestsPerSecond: rate,
-                                 userAgent: HTTPConfiguration.userAgent(version: PkgBuildVersion.current))
+                                 userAgent: HTTPConfiguration.userAgent(version: PkgBuildVersion.current),
+                                 skipFailed: writesPackage && arguments.flag("skip-failed"))
         } else if arguments.isPresent("zoom") {
             throw UsageError("--zoom needs --tiles")
         } else if arguments.isPresent("header") {
@@ -66,6 +68,8 @@ enum ExtractOptions {
             throw UsageError("--max-tiles needs --tiles")
         } else if arguments.isPresent("rate") {
             throw UsageError("--rate needs --tiles")
+        } else if writesPackage && arguments.flag("skip-failed") {
+            throw UsageError("--skip-failed needs --tiles")
         }
         let filters: [WhereFilter]
         do { filters = try arguments.values("where", as: String.self).map { try WhereFilter(parsing: $0) } } catch let error as ExtractError {
@@ -131,6 +135,12 @@ enum ExtractOptions {
             }),
             "warnings": .array(result.warnings.map { .string($0) }),
         ])
+    }
+
+    /// `create`'s result: `json(_:)` with what the basemap's copy did (null without --tiles).
+    static func createJSON(_ result: Extractor.Result) -> JSONValue {
+        guard case .object(let members) = json(result) else { return json(result) }
+        return .object(members + [JSONMember("basemap", result.tileReport.map { .object($0.jsonMembers) } ?? .null)])
     }
 }
 

@@ -4,6 +4,7 @@ import Geodatabase
 import Geometry
 import Inspect
 import PackageFormat
+import TilePackage
 
 /// `pkgbuild inspect`: what a package holds now, and what is wrong with it.
 struct InspectCommand: Command {
@@ -127,7 +128,8 @@ struct InspectCommand: Command {
         rows.append(("CRS", i.crs.isEmpty ? "-" : i.crs.joined(separator: ", ")))
         if let t = m.tiles {
             let total = i.zooms.reduce(0) { $0 + $1.tiles }
-            rows.append(("Tiles", "\(i.tileFormat ?? "?") from \(t.source), zooms \(t.minZoom)-\(t.maxZoom), \(total) tiles now (\(t.count) when built)"))
+            // Semicolons: the zooms are a comma-separated list when the basemap has gaps.
+            rows.append(("Tiles", "\(i.tileFormat ?? "?") from \(t.source); \(heldZooms(i, t)); \(total) tiles now (\(t.count) when built)"))
         }
         let files = PackageInspectorFileOrder.sorted(i.files)
         rows.append(("Files", files.map { "\($0.key) \(bytes($0.value))" }.joined(separator: ", ")
@@ -152,6 +154,16 @@ struct InspectCommand: Command {
         out += i.warnings.isEmpty ? "\nNo warnings.\n"
             : "\nWarnings:\n" + i.warnings.map { "  - \($0.message)\n" }.joined()
         return out
+    }
+
+    /// `zooms 0-5, 7`: the zooms the basemap really holds, gaps shown, with the zooms asked
+    /// for when they differ; the manifest's range only says where the held zooms begin and end.
+    static func heldZooms(_ i: PackageInspection, _ t: PackageManifest.Tiles) -> String {
+        let held = i.zooms.map(\.zoom)
+        let asked = t.requestedZooms
+        guard !held.isEmpty else { return "no tiles (zooms \(asked.lowerBound)-\(asked.upperBound) asked)" }
+        let text = "zooms " + ZoomList.text(held)
+        return held == Array(asked) ? text : text + " (\(asked.lowerBound)-\(asked.upperBound) asked)"
     }
 
     static func json(_ e: Envelope?) -> JSONValue {
@@ -206,7 +218,9 @@ struct InspectCommand: Command {
         let tileCount = i.zooms.reduce(0) { $0 + $1.tiles }
         let tiles: JSONValue = m.tiles.map { t -> JSONValue in
             .object(["format": .string(i.tileFormat), "source": .string(t.source), "min_zoom": .int(t.minZoom),
-                     "max_zoom": .int(t.maxZoom), "count_when_built": .int(t.count), "count": .int(tileCount)])
+                     "max_zoom": .int(t.maxZoom), "held_zooms": .array(i.zooms.map { .int($0.zoom) }),
+                     "held_zoom_ranges": .string(ZoomList.text(i.zooms.map(\.zoom))),
+                     "count_when_built": .int(t.count), "count": .int(tileCount)])
         } ?? .null
         // An array rather than an object keyed by file name, so that keys stay names of fields.
         let files: [JSONValue] = PackageInspectorFileOrder.sorted(i.files).map {

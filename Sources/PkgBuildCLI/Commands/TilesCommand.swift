@@ -1,3 +1,4 @@
+import Extract
 import Foundation
 import Geometry
 import HTTP
@@ -31,7 +32,7 @@ public struct TilesCommand: Command {
             .option("name", valueName: "TEXT", help: "The tileset's name in the metadata. (default: the source's, else the file name)"),
             .flag("force", help: "Replace an existing MBTiles file (never the tile source, nor any other kind of file)."),
             .flag("dry-run", help: "Print tiles per zoom, total and estimated bytes; write nothing."),
-            .flag("skip-failed", help: "Finish the output without the tiles whose retries ran out, listing them, instead of failing (a re-run would fetch them)."),
+            .skipFailed,
             .json("result"),
         ])
 
@@ -98,8 +99,13 @@ public struct TilesCommand: Command {
             throw UsageError(error.message.hasPrefix("area ") ? "--\(error.message)" : "--area: \(error.message)")
         }
         if let repaired = parsedArea.repairWarning { context.warn("--\(repaired)") }
+        // The same steps, with the same labels, as `estimate` and `create` show.
+        let stages = StageProgress(context: context)
+        defer { stages.finish() }
         let plan = try TilePlan(area: parsedArea, zooms: zooms, limit: maxTiles, geos: geos, proj: proj,
-                                isCancelled: { context.isCancelled })
+                                isCancelled: { context.isCancelled },
+                                progress: { stages.report(ExtractStage.planning.rawValue, done: $0, total: $1) })
+        stages.finish()
         let coverage = plan.coverage
         let total = coverage.totalCount
         context.detail("Tiles: \(total) at zoom \(zooms.lowerBound)-\(zooms.upperBound) from \(from)"
@@ -112,7 +118,10 @@ public struct TilesCommand: Command {
 
         if dryRun {
             // A plan counted only to the zoom that passed --max-tiles has no size for the rest.
-            let bytes = plan.isComplete ? try source.estimatedBytes(of: coverage) : nil
+            let bytes = plan.isComplete ? try source.estimatedBytes(of: coverage, progress: {
+                stages.report(ExtractStage.sampling.rawValue, done: $0, total: $1)
+            }) : nil
+            stages.finish()
             printPlan(TilePlanOutput(counts: plan.counts, bytes: bytes, maxTiles: maxTiles, fit: plan.fit(within: maxTiles)),
                       context: context)
             for warning in source.warnings { context.warn(warning) }
@@ -155,32 +164,10 @@ public struct TilesCommand: Command {
 
     private func printReport(_ report: TileCopyReport, output: String, context: CommandContext) {
         if json {
-            context.print(JSONValue.object([
-                "output": .string(output),
-                "requested": .int(report.requested),
-                "written": .int(report.written),
-                "resumed": .int(report.resumed),
-                "absent": .int(report.absent),
-                "failed": .int(report.failed),
-                "failed_tiles": .array(report.failures.map {
-                    .object(["tile": .string("\($0.tile)"), "reason": .string($0.reason)])
-                }),
-                "absent_per_zoom": .array(report.absentByZoom.sorted { $0.key < $1.key }.map {
-                    .object(["zoom": .int($0.key), "tiles": .int($0.value)])
-                }),
-                "bytes": .int(report.bytes),
-                "min_zoom": report.zooms.map { JSONValue.int($0.lowerBound) } ?? .null,
-                "max_zoom": report.zooms.map { JSONValue.int($0.upperBound) } ?? .null,
-            ]).prettyPrinted)
+            context.print(JSONValue.object([JSONMember("output", .string(output))] + report.jsonMembers).prettyPrinted)
             return
         }
-        var line = "\(output): \(report.written + report.resumed) tiles"
-        if let z = report.zooms { line += " at zoom \(z.lowerBound)-\(z.upperBound)" }
-        line += ", \(TilesCommand.humanBytes(report.bytes)) written"
-        if report.resumed > 0 { line += ", \(report.resumed) kept from the interrupted run" }
-        if report.absent > 0 { line += "; \(report.absent) tiles absent from the source" }
-        if report.failed > 0 { line += "; \(report.failed) tiles left out, their retries ran out (--skip-failed)" }
-        context.info(line)
+        context.info("\(output): \(report.summary)")
     }
 
     static func humanBytes(_ n: Int) -> String {

@@ -13,7 +13,8 @@ public final class StageProgress: @unchecked Sendable {
         self.context = context
     }
 
-    /// Reports `done` of `total` items of the step called `label` (0 for an unknown total).
+    /// Reports `done` of `total` items of the step called `label` (0 for an unknown total; a
+    /// total may grow as the step learns its size, as the tile plan's walk does).
     public func report(_ label: String, done: Int, total: Int) {
         guard context.showsProgress else { return }
         lock.withLock {
@@ -22,7 +23,7 @@ public final class StageProgress: @unchecked Sendable {
                 stage = label
                 bar = ProgressBar(label: label, total: total, context: context)
             }
-            bar?.update(done: done)
+            bar?.update(done: done, total: total)
         }
     }
 
