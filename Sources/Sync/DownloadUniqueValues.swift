@@ -15,22 +15,22 @@ extension SyncRun {
     /// package row, frees the value as described above and tries once more.
     /// - Returns: false when the row had to wait (deferred).
     func writeFreeingUniqueValues(_ globalID: String, in table: SyncTable, scope: DownloadScope,
-                                  report: inout SyncReport, _ write: () throws -> Void) throws -> Bool {
+                                  run: inout SyncRunState, _ write: () throws -> Void) throws -> Bool {
         do {
             try write()
             return true
         } catch let error as SQLiteError where error.isUniqueViolation {
             guard let holder = try packageHolder(of: globalID, in: table, columns: error.uniqueColumns),
-                  !pendingRows.contains(RowKey(table.name, holder)) else {
-                deferred.insert(RowKey(table.name, globalID))
+                  !run.leftAlone.contains(RowKey(table.name, holder)) else {
+                run.deferred.insert(RowKey(table.name, globalID))
                 return false
             }
             // The holder is the source's copy: out of the way, written, then brought again.
             try packageRows.delete(holder, from: table)
             try write()
-            pendingRows.insert(RowKey(table.name, globalID))
-            defer { pendingRows.remove(RowKey(table.name, globalID)) }
-            try bringSourceRow(holder, table: table, scope: scope, report: &report, counts: false)
+            run.leftAlone.insert(RowKey(table.name, globalID))
+            defer { run.leftAlone.remove(RowKey(table.name, globalID)) }
+            try bringSourceRow(holder, table: table, scope: scope, run: &run, counts: false)
             return true
         }
     }

@@ -1,5 +1,6 @@
-/// The download of a sync: source rows into the package, with the rows they relate, and the
-/// removal of what no longer belongs.
+/// The download of a sync, row by row: source rows into the package, with the rows they relate
+/// (the order is `SyncDownloadTiers.swift`'s, the removal of what no longer belongs
+/// `DownloadRemoval.swift`'s).
 import Geodatabase
 import PackageFormat
 import SQLite
@@ -9,15 +10,15 @@ extension SyncRun {
     /// the source row is in the area, removed when it left it or was deleted.
     /// - Returns: whether the package changed.
     @discardableResult
-    func bringSourceRow(_ globalID: String, table: SyncTable, scope: DownloadScope, report: inout SyncReport,
+    func bringSourceRow(_ globalID: String, table: SyncTable, scope: DownloadScope, run: inout SyncRunState,
                         counts: Bool) throws -> Bool {
-        if pendingRows.contains(RowKey(table.name, globalID)) {
-            deferred.insert(RowKey(table.name, globalID))
+        if run.leftAlone.contains(RowKey(table.name, globalID)) {
+            run.deferred.insert(RowKey(table.name, globalID))
             return false
         }
         guard let found = try sourceRows.row(globalID, in: table) else {
             let deleted = try packageRows.delete(globalID, from: table)
-            if deleted && counts { report.downloaded.deleted += 1 }
+            if deleted && counts { run.report.downloaded.deleted += 1 }
             return deleted
         }
         // A link to a related-only row the package lacks brings that row first, when it links
@@ -25,7 +26,7 @@ extension SyncRun {
         if mappingLinks.isMapping(table) {
             for end in try mappingLinks.sourceEnds(of: found, of: table) where scope.isRelatedOnly(end.table) {
                 if try packageRows.row(end.globalID, in: end.table) == nil {
-                    try bringSourceRow(end.globalID, table: end.table, scope: scope, report: &report, counts: true)
+                    try bringSourceRow(end.globalID, table: end.table, scope: scope, run: &run, counts: true)
                 }
             }
         }
@@ -34,7 +35,7 @@ extension SyncRun {
             if removed {
                 let reason = try mappingLinks.inPackage(sourceRow: found, of: table).flatMap { try scope.reasonOutside($0, of: table) }
                     ?? "the package lacks a row it links"
-                report.left.append(DepartedRow(table: table.name, globalID: globalID, reason: reason))
+                run.report.left.append(DepartedRow(table: table.name, globalID: globalID, reason: reason))
             }
             return removed
         }
@@ -46,23 +47,23 @@ extension SyncRun {
             // identical are set: an untouched geometry left out of the UPDATE spares the
             // package's R-tree triggers rewriting its entry.
             let rewritten = valueColumns.filter { existing[$0] != row[$0] }
-            let written = try writeFreeingUniqueValues(globalID, in: table, scope: scope, report: &report) {
+            let written = try writeFreeingUniqueValues(globalID, in: table, scope: scope, run: &run) {
                 try packageRows.update(globalID, set: RowValues(columns: rewritten, values: rewritten.map { row[$0] ?? .null }), in: table)
             }
             guard written else { return false }
-            if counts { report.downloaded.updated += 1 }
+            if counts { run.report.downloaded.updated += 1 }
             // A new key value relates the row to other rows: those the package takes only for
             // it come too (the rows of the old value leave once nothing relates to them).
             if relationKeys(of: table).contains(where: { !comparator.equal(table, $0, existing[$0] ?? .null, row[$0] ?? .null) }) {
-                try bringRelated(to: found, of: table, scope: scope, report: &report)
+                try bringRelated(to: found, of: table, scope: scope, run: &run)
             }
         } else {
-            let written = try writeFreeingUniqueValues(globalID, in: table, scope: scope, report: &report) {
+            let written = try writeFreeingUniqueValues(globalID, in: table, scope: scope, run: &run) {
                 try packageRows.insert(row, into: table)
             }
             guard written else { return false }
-            if counts { report.downloaded.inserted += 1 }
-            try bringRelated(to: found, of: table, scope: scope, report: &report)
+            if counts { run.report.downloaded.inserted += 1 }
+            try bringRelated(to: found, of: table, scope: scope, run: &run)
         }
         return true
     }
@@ -70,20 +71,20 @@ extension SyncRun {
     /// Brings back a row this sync uploaded: the package takes the source's row. When the
     /// upload merged the local edit with source changes (the source keeps columns of its own,
     /// or won a conflict), what came down is a downloaded row and is counted as one.
-    func bringUploadedRow(_ globalID: String, table: SyncTable, scope: DownloadScope, report: inout SyncReport,
+    func bringUploadedRow(_ globalID: String, table: SyncTable, scope: DownloadScope, run: inout SyncRunState,
                           merged: Bool) throws {
         guard merged else {
-            _ = try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: false)
+            _ = try bringSourceRow(globalID, table: table, scope: scope, run: &run, counts: false)
             return
         }
         let had = try packageRows.row(globalID, in: table) != nil
-        let departed = report.left.count
-        guard try bringSourceRow(globalID, table: table, scope: scope, report: &report, counts: false),
-              report.left.count == departed else { return }  // a row that left is listed as such
+        let departed = run.report.left.count
+        guard try bringSourceRow(globalID, table: table, scope: scope, run: &run, counts: false),
+              run.report.left.count == departed else { return }  // a row that left is listed as such
         switch (had, try packageRows.row(globalID, in: table) != nil) {
-        case (true, true): report.downloaded.updated += 1
-        case (false, true): report.downloaded.inserted += 1
-        case (true, false): report.downloaded.deleted += 1
+        case (true, true): run.report.downloaded.updated += 1
+        case (false, true): run.report.downloaded.inserted += 1
+        case (true, false): run.report.downloaded.deleted += 1
         case (false, false): break
         }
     }
@@ -118,7 +119,7 @@ extension SyncRun {
     /// relationship key changed, brings the rows the package takes only because they are
     /// related to it, and its links, whether they changed at the source or not.
     /// - Parameter row: the row as the source has it (its keys are the source's).
-    func bringRelated(to row: RowValues, of table: SyncTable, scope: DownloadScope, report: inout SyncReport) throws {
+    func bringRelated(to row: RowValues, of table: SyncTable, scope: DownloadScope, run: inout SyncRunState) throws {
         if mappingLinks.isMapping(table) { return }
         let name = table.name.lowercased()
         for r in relationships {
@@ -127,48 +128,17 @@ extension SyncRun {
                 guard let otherTable = tablesByName[end.otherTable.lowercased()], scope.isRelatedOnly(otherTable),
                       let value = row[end.key], !value.isNull else { continue }
                 for globalID in try sourceRows.globalIDs(in: otherTable, where: end.otherKey, is: value) {
-                    try bringSourceRow(globalID, table: otherTable, scope: scope, report: &report, counts: true)
+                    try bringSourceRow(globalID, table: otherTable, scope: scope, run: &run, counts: true)
                 }
             }
         }
         for (mapping, this, other) in mappingLinks.mappings(linking: table) {
             for link in try mappingLinks.sourceLinks(of: row, this: this, other: other, mapping: mapping) {
                 if let otherID = link.other, scope.isRelatedOnly(other.table) {
-                    try bringSourceRow(otherID, table: other.table, scope: scope, report: &report, counts: true)
+                    try bringSourceRow(otherID, table: other.table, scope: scope, run: &run, counts: true)
                 }
-                try bringSourceRow(link.link, table: mapping, scope: scope, report: &report, counts: true)
+                try bringSourceRow(link.link, table: mapping, scope: scope, run: &run, counts: true)
             }
         }
-    }
-
-    /// Removes what the package holds only for rows that left it: the rows of related-only
-    /// tables no row in the package relates to any more (its parent left the area or was
-    /// deleted, on either side), and links whose either end is gone; rows with a pending local
-    /// change stay (they go up first).
-    /// - Returns: how many rows left.
-    func removeRowsWithoutParent(scope: DownloadScope) throws -> [DepartedRow] {
-        var removed: [DepartedRow] = []
-        func removeLinksWithMissingEnds() throws {
-            for (mapping, globalIDs) in try mappingLinks.packageLinksWithMissingEnds() {
-                for globalID in globalIDs where !pendingRows.contains(RowKey(mapping.name, globalID)) {
-                    if try packageRows.delete(globalID, from: mapping) {
-                        removed.append(DepartedRow(table: mapping.name, globalID: globalID, reason: "a row it links left the package"))
-                    }
-                }
-            }
-        }
-        // Links of rows that left first, so that they no longer hold the rows they relate to.
-        try removeLinksWithMissingEnds()
-        var removedRelated = false
-        for table in tables where scope.isRelatedOnly(table) {
-            for globalID in try scope.packageRowsWithoutParent(of: table) where !pendingRows.contains(RowKey(table.name, globalID)) {
-                if try packageRows.delete(globalID, from: table) {
-                    removed.append(DepartedRow(table: table.name, globalID: globalID, reason: "no row in the package relates to it any more"))
-                    removedRelated = true
-                }
-            }
-        }
-        if removedRelated { try removeLinksWithMissingEnds() }
-        return removed
     }
 }

@@ -158,4 +158,35 @@ extension SyncRun {
             WHERE \(condition) AND \(SQL.identifier(table.globalIDColumn)) IS NOT ? LIMIT 1
             """, values + [.text(plan.change.globalID)])?.stringValue
     }
+
+    /// Refuses a geometry that is not a GeoPackage geometry blob before the source's triggers
+    /// meet it, with a message that says what it is, and one that does not fit the source's
+    /// column (its declared type, Z and M); a single part for a Multi column goes up wrapped.
+    /// - Returns: the action with its geometry as the source's column takes it.
+    /// - Throws: ``RowRefusal``.
+    func checkGeometry(of action: SourceAction, in table: SyncTable) throws -> SourceAction {
+        guard let column = table.geometryColumn else { return action }
+        let row: RowValues
+        switch action {
+        case .none, .delete: return action
+        case .insert(let r), .update(let r): row = r
+        }
+        guard case .blob(let bytes)? = row[column], let index = row.columns.firstIndex(where: { table.isGeometry($0) }) else { return action }
+        let decoded: GeoPackageBinary
+        do { decoded = try GeoPackageBinary(bytes: bytes) } catch {
+            let spatiaLite = bytes.count > 2 && bytes[0] == 0x00 && (bytes[1] == 0x00 || bytes[1] == 0x01) && bytes.last == 0xFE
+            throw RowRefusal(message: """
+                its \(column) is not a GeoPackage geometry blob\(spatiaLite ? " but a SpatiaLite one (GDAL's SQL functions write those; AsGPB() converts them)" : ""): \(error)
+                """)
+        }
+        guard let declared = table.sourceGeometryType, declared.mismatch(decoded.geometry) != nil else { return action }
+        guard let fitted = declared.conformed(decoded.geometry) else {
+            throw RowRefusal(message: "its \(column) does not fit the source's column: \(declared.mismatch(decoded.geometry) ?? "")")
+        }
+        var values = row.values
+        values[index] = .blob(GeoPackageBinary(geometry: fitted, srsID: decoded.srsID, envelopeKind: decoded.envelopeKind).encoded())
+        let fittedRow = RowValues(columns: row.columns, values: values)
+        if case .insert = action { return .insert(fittedRow) }
+        return .update(fittedRow)
+    }
 }

@@ -1,0 +1,117 @@
+/// Step 4 of a sync: the download into the package, in its open transaction, while the source
+/// is read in one consistent state. Its order: the rows this sync uploaded, then every source
+/// change since the package's generation (not the package's own) and the rows earlier
+/// downloads left, by tier; the rows related through keys changed offline; the removal of what
+/// no longer belongs; the rows left for a later download recorded. Each row comes down through
+/// `SyncDownload.swift`.
+import Geodatabase
+import PackageFormat
+import SQLite
+
+extension SyncRun {
+    /// Rows of one tier each, to bring in tier order.
+    private typealias Tiers = [[(globalID: String, table: SyncTable)]]
+
+    /// Runs the download.
+    /// - Returns: the source's generation it read, which the package advances to.
+    func download(_ run: inout SyncRunState) throws -> Int64 {
+        let generation = try SourceGeodatabase(connection: source).generation()
+        let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
+                                      relationships: relationships, projections: projections, mappingLinks: mappingLinks,
+                                      geos: geos)
+        run.leaveAloneWhatStaysPending(uploads: options.direction.uploads)
+        var brought = try bringUploadedRows(&run, scope: scope)
+        if options.direction.downloads {
+            try bringSourceChanges(&run, scope: scope, besides: &brought)
+            try bringRelatedOfChangedKeys(&run, scope: scope)
+            let departed = try removeRowsWithoutParent(scope: scope, leavingAlone: run.leftAlone)
+            run.report.left += departed
+            try recordDeferred(run.deferred)
+        } else if !run.deferred.isEmpty {
+            // Upload only: a settled row whose merged unique value a pending row holds kept its
+            // copy; it waits with the rows earlier downloads left (its source change is this
+            // replica's own, so no later download would see it otherwise).
+            try recordDeferred(run.deferred.union(try DeferredRows.all(in: package).map { RowKey($0.table, $0.globalID) }))
+        }
+        return generation
+    }
+
+    /// Rows come down in tiers: a related-only row belongs when the row it is related to is in
+    /// the package, and a link when both its ends are, so those wait for the others.
+    private func tier(of table: SyncTable, in scope: DownloadScope) -> Int {
+        mappingLinks.isMapping(table) ? 2 : scope.isRelatedOnly(table) ? 1 : 0
+    }
+
+    /// Rows this sync uploaded take the source's row (merged columns, source-wins).
+    /// - Returns: the rows brought, which the source's changes need not bring again.
+    private func bringUploadedRows(_ run: inout SyncRunState, scope: DownloadScope) throws -> Set<RowKey> {
+        var brought = Set<RowKey>()
+        var uploadedRows: Tiers = [[], [], []]
+        for change in run.carried {
+            let key = RowKey(change.table, change.globalID)
+            // A settled row stays eligible below: a source change committed by someone else
+            // between the upload and this read must still come down.
+            guard !run.leftAlone.contains(key), !run.settled.contains(key), let table = tablesByName[key.table] else { continue }
+            brought.insert(key)
+            uploadedRows[tier(of: table, in: scope)].append((change.globalID, table))
+        }
+        for (globalID, table) in uploadedRows.joined() {
+            try bringUploadedRow(globalID, table: table, scope: scope, run: &run,
+                                 merged: run.merged.contains(RowKey(table.name, globalID)))
+        }
+        return brought
+    }
+
+    /// The source's changes since the package's generation, other replicas' only, and what
+    /// earlier downloads left for this one: first-tier rows as they stream, the others after.
+    private func bringSourceChanges(_ run: inout SyncRunState, scope: DownloadScope, besides brought: inout Set<RowKey>) throws {
+        var later: Tiers = [[], [], []]
+        var downloaded = 0
+        try SourceGeodatabase(connection: source).forEachChange(since: state.sourceGeneration,
+                                                                excludingReplica: state.replicaID,
+                                                                tables: tables.map(\.name)) { change in
+            downloaded += 1
+            options.progress?(.download, downloaded, 0)
+            let key = RowKey(change.table, change.globalID)
+            if run.leftAlone.contains(key) { run.deferred.insert(key) }
+            guard !brought.contains(key), !run.leftAlone.contains(key), let table = tablesByName[key.table] else { return }
+            brought.insert(key)
+            let t = tier(of: table, in: scope)
+            if t == 0 {
+                _ = try bringSourceRow(change.globalID, table: table, scope: scope, run: &run, counts: true)
+            } else {
+                later[t].append((change.globalID, table))
+            }
+        }
+        for row in try DeferredRows.all(in: package) {
+            let key = RowKey(row.table, row.globalID)
+            guard let table = tablesByName[key.table] else { continue }
+            if run.leftAlone.contains(key) { run.deferred.insert(key) }
+            guard !brought.contains(key), !run.leftAlone.contains(key) else { continue }
+            brought.insert(key)
+            later[tier(of: table, in: scope)].append((row.globalID, table))
+        }
+        for (globalID, table) in later.joined() {
+            _ = try bringSourceRow(globalID, table: table, scope: scope, run: &run, counts: true)
+        }
+    }
+
+    /// A relationship key set or changed offline relates the uploaded row to other rows: those
+    /// the package takes only for it come too (its upload may have left it settled).
+    private func bringRelatedOfChangedKeys(_ run: inout SyncRunState, scope: DownloadScope) throws {
+        for change in run.carried where !run.leftAlone.contains(RowKey(change.table, change.globalID)) {
+            guard let table = tablesByName[change.table.lowercased()], change.operation != .delete else { continue }
+            let keys = relationKeys(of: table).map { $0.lowercased() }
+            guard change.changedColumns.contains(where: { keys.contains($0.lowercased()) }),
+                  try packageRows.row(change.globalID, in: table) != nil,
+                  let row = try sourceRows.row(change.globalID, in: table) else { continue }
+            try bringRelated(to: row, of: table, scope: scope, run: &run)
+        }
+    }
+
+    /// Replaces the package's list of rows a download left for a later one.
+    func recordDeferred(_ keys: Set<RowKey>) throws {
+        try DeferredRows.replace(with: keys.compactMap { key in tablesByName[key.table].map { ($0.name, key.globalID) } },
+                                 in: package)
+    }
+}

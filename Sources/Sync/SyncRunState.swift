@@ -1,0 +1,60 @@
+/// What one run of the sync protocol learns as it goes, handed from step to step
+/// (`SyncRun.swift` runs them): the local changes it carries, what the upload settled, the rows
+/// the download must leave alone or leave for a later one, and the report.
+import Geodatabase
+import PackageFormat
+
+struct SyncRunState {
+    /// The local changes this sync carries: those through the position the pending sync
+    /// recorded.
+    var carried: [PendingChange]
+    /// Rows edited after that position (an interrupted run recorded it earlier): they wait for
+    /// the next sync, and the download leaves them be.
+    var editedAfterPosition: Set<RowKey>
+    /// Carried rows whose local change stays pending after this sync: those of unresolved
+    /// conflicts the source cannot lose, or all of them when the direction uploads nothing.
+    var keptPending = Set<RowKey>()
+    /// Uploaded rows the source now holds as the package does (see ``UploadOutcome/settled``).
+    var settled = Set<RowKey>()
+    /// Uploaded rows whose source row keeps values of its own (see ``UploadOutcome/merged``).
+    var merged = Set<RowKey>()
+    /// Rows the download does not overwrite: a pending local change of theirs is reconciled
+    /// next time. Set when the download begins.
+    var leftAlone = Set<RowKey>()
+    /// Rows left alone that the download had a source change for: the next download brings them.
+    var deferred = Set<RowKey>()
+    var report: SyncReport
+
+    /// The keys of the carried changes.
+    var carriedKeys: [RowKey] { carried.map { RowKey($0.table, $0.globalID) } }
+
+    /// The rows the package keeps pending (counted in the report) once the sync is over.
+    var pendingAfter: Int { keptPending.count + editedAfterPosition.count }
+
+    /// What the upload returned becomes the run's: its conflicts and counts, and the rows the
+    /// download need not bring back or must count as downloaded.
+    mutating func take(_ outcome: UploadOutcome) {
+        report.conflicts = outcome.conflicts
+        report.uploaded = outcome.counts
+        settled = outcome.settled
+        merged = outcome.merged
+    }
+
+    /// Once the upload went (or the direction has none), the carried rows that stay pending.
+    mutating func keepPendingAfterUpload(uploads: Bool) {
+        if uploads {
+            for conflict in report.conflicts where !conflict.kind.isWinnable && conflict.resolution == nil {
+                for globalID in conflict.rows { keptPending.insert(RowKey(conflict.table, globalID)) }
+            }
+        } else {
+            keptPending.formUnion(carriedKeys)
+        }
+    }
+
+    /// The rows the download leaves alone: those that stay pending, and in a sync that uploads
+    /// nothing every carried row.
+    mutating func leaveAloneWhatStaysPending(uploads: Bool) {
+        leftAlone = keptPending.union(editedAfterPosition)
+        if !uploads { leftAlone.formUnion(carriedKeys) }
+    }
+}
