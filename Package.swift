@@ -20,22 +20,25 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
 
+        // The shape of every module's error type: a kind and a message in words.
+        .target(name: "Diagnostics"),
+
         // Wrappers: the only targets that import a C module.
-        .target(name: "Geometry", dependencies: ["CGEOS", "CPROJ"]),
+        .target(name: "Geometry", dependencies: ["Diagnostics", "CGEOS", "CPROJ"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "HTTP", dependencies: ["CCurl"]),
 
         // Domain layers.
-        .target(name: "Geodatabase", dependencies: ["Geometry", "SQLite"]),
-        .target(name: "TilePackage", dependencies: ["Geometry", "SQLite", "HTTP"]),
+        .target(name: "Geodatabase", dependencies: ["Diagnostics", "Geometry", "SQLite"]),
+        .target(name: "TilePackage", dependencies: ["Diagnostics", "Geometry", "SQLite", "HTTP"]),
         // The offline package's own format: manifest, layout, the pkgbuild_* tables of data.gpkg.
-        .target(name: "PackageFormat", dependencies: ["Geodatabase", "Geometry", "SQLite"]),
-        .target(name: "Extract", dependencies: ["PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
-        .target(name: "Sync", dependencies: ["Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "PackageFormat", dependencies: ["Diagnostics", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "Extract", dependencies: ["Diagnostics", "PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
+        .target(name: "Sync", dependencies: ["Diagnostics", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         // Reading a package back: what it holds, warnings, the SVG and GeoJSON drawings.
         .target(name: "Inspect", dependencies: ["PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite"]),
         // What field and desktop apps link: open a package, identify, related, edit, sync.
-        .target(name: "PkgBuildKit", dependencies: ["Sync", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "PkgBuildKit", dependencies: ["Diagnostics", "Sync", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "PkgBuildCLI",
                 dependencies: ["PkgBuildKit", "Sync", "Extract", "Inspect", "PackageFormat", "Geodatabase", "TilePackage",
                                "Geometry", "SQLite", "HTTP"]),

@@ -25,19 +25,6 @@ public struct PackageSyncState: Sendable, Hashable {
     /// True when every sync of the package recorded its id at the source.
     public var recordsEverySync: Bool
 
-    public init(replicaID: String, sourceGeneration: Int64, source: String?, areaWKT: String?, areaCRS: String?,
-                pendingSyncID: String?, pendingPosition: Int64?, lastSyncID: String?, recordsEverySync: Bool) {
-        self.replicaID = replicaID
-        self.sourceGeneration = sourceGeneration
-        self.source = source
-        self.areaWKT = areaWKT
-        self.areaCRS = areaCRS
-        self.pendingSyncID = pendingSyncID
-        self.pendingPosition = pendingPosition
-        self.lastSyncID = lastSyncID
-        self.recordsEverySync = recordsEverySync
-    }
-
     /// What the source's registry is asked about (see `ReplicaStanding`).
     public var history: PackageSyncHistory {
         PackageSyncHistory(replicaID: replicaID, lastSyncID: lastSyncID, pendingSyncID: pendingSyncID,

@@ -37,21 +37,15 @@ extension JSONValue: Codable {
         case .array(let elements):
             var c = encoder.unkeyedContainer()
             for element in elements { try c.encode(element) }
-        case .null:
+        case .null, .bool, .int, .number, .string:
             var c = encoder.singleValueContainer()
-            try c.encodeNil()
-        case .bool(let b):
-            var c = encoder.singleValueContainer()
-            try c.encode(b)
-        case .int(let i):
-            var c = encoder.singleValueContainer()
-            try c.encode(i)
-        case .number(let d):
-            var c = encoder.singleValueContainer()
-            try c.encode(d)
-        case .string(let s):
-            var c = encoder.singleValueContainer()
-            try c.encode(s)
+            switch self {
+            case .bool(let b): try c.encode(b)
+            case .int(let i): try c.encode(i)
+            case .number(let d): try c.encode(d)
+            case .string(let s): try c.encode(s)
+            default: try c.encodeNil()
+            }
         }
     }
 }
