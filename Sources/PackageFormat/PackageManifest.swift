@@ -162,7 +162,9 @@ public struct PackageManifest: Sendable, Hashable, Codable {
             SnakeCaseKey(camelCase: path.last?.stringValue ?? "")
         }
         do { manifest = try decoder.decode(PackageManifest.self, from: data) } catch {
-            let words = (error as? DecodingError)?.words ?? error.localizedDescription
+            // Foundation's JSON parser does not say where the text stops being JSON; ours does.
+            let words = JSONValue.syntaxProblem(in: String(decoding: data, as: UTF8.self)).map { "it is not valid JSON: \($0)" }
+                ?? (error as? DecodingError)?.words ?? error.localizedDescription
             throw PackageFormatError(.malformed, "\(url.path) is not a package manifest: \(words)")
         }
         guard manifest.formatVersion == currentFormatVersion else {

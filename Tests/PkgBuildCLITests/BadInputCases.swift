@@ -93,7 +93,7 @@ enum BadInputCases {
         .init(what: "a manifest with a text count", arguments: ["changes", "{pkg}"], breakInput: manifestWrongType,
               expected: [manifest + "key 'layers[0].count' must be an integer"]),
         .init(what: "a manifest that is not JSON", arguments: ["conflicts", "{pkg}"], breakInput: manifestNotJSON,
-              expected: [manifest + "it is not valid JSON"]),
+              expected: [manifest + "it is not valid JSON: expected a string key at line 1, column 2"]),
         .init(what: "manifest.json a directory", arguments: ["inspect", "{pkg}"], breakInput: manifestDirectory,
               expected: ["{pkg}/manifest.json is a directory, not a package manifest"]),
         .init(what: "--svg a directory", arguments: ["inspect", "{pkg}", "--svg", "{bad}"], breakInput: directory,

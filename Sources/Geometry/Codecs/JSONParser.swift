@@ -7,6 +7,8 @@ struct JSONParser {
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
     private let source: String
+    /// What stopped the parse and where, once it stopped: `expected ':' at line 2, column 7`.
+    private(set) var problem: String?
 
     /// - Parameter source: names the input in error messages ("GeoJSON").
     init(_ bytes: UnsafeRawBufferPointer, source: String) {
@@ -193,7 +195,20 @@ struct JSONParser {
         }
     }
 
-    private func error(_ what: String) -> GeometryError {
-        GeometryError(.malformedInput, "\(source): invalid JSON: \(what) at byte \(position)")
+    private mutating func error(_ what: String) -> GeometryError {
+        let problem = "\(what) at \(location)"
+        self.problem = problem
+        return GeometryError(.malformedInput, "\(source): invalid JSON: \(problem)")
+    }
+
+    /// Where the parser is, as an editor shows it: `line 3, column 2 (byte 45)`.
+    private var location: String {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        return "line \(line), column \(position - lineStart + 1) (byte \(position))"
     }
 }

@@ -74,6 +74,17 @@ extension JSONValue {
         return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
+    /// What makes `text` not JSON, and where (`expected ',' or '}' at line 3, column 2 (byte
+    /// 45)`); nil when it is JSON.
+    public static func syntaxProblem(in text: String) -> String? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buffer in
+            var parser = JSONParser(UnsafeRawBufferPointer(buffer), source: "")
+            do { _ = try parser.parseDocument() } catch { return parser.problem ?? "\(error)" }
+            return nil
+        }
+    }
+
     /// Parses JSON text.
     /// - Parameter source: names the input in the error ("manifest.json").
     /// - Throws: ``GeometryError`` (`malformedInput`) naming the problem and its byte offset.
