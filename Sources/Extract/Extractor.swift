@@ -386,8 +386,7 @@ public enum Extractor {
                 "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(layer.name)])?.stringValue else {
                 throw ExtractError(.layer, "layer \(layer.name) is registered in gpkg_contents but has no table")
             }
-            let filter = request.filters.first { $0.layer.lowercased() == layer.name.lowercased() }
-            if let filter { try filter.check(on: connection, table: layer.name) }
+            let filter = try request.filters.first { $0.layer.lowercased() == layer.name.lowercased() }.map { try $0.parsed(columns: layer.fields.map(\.name)) }
             let schemaOnly = request.schemaOnly.contains { $0.lowercased() == layer.name.lowercased() }
             let related = relationships.contains {
                 $0.originTable.lowercased() == layer.name.lowercased() || $0.destinationTable.lowercased() == layer.name.lowercased()
