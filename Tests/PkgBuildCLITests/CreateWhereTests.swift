@@ -76,3 +76,22 @@ import TestSupport
         return r.stdout.split(separator: "\n").map(String.init)
     }
 }
+
+extension CreateWhereTests {
+    /// Both commands' help states the grammar, and its examples are what the commands take.
+    @Test func helpStatesTheGrammarAndItsExamplesWork() throws {
+        for command in ["create", "estimate"] {
+            let help = CLI.run([command, "--help"]).stdout
+            for words in ["[NOT] IN (v, ...)", "[NOT] BETWEEN a AND b", "[NOT] LIKE", "IS [NOT] NULL", "NOT, AND, OR",
+                          "('O''Brien')", "(42, -1.5, 1e3)", "(\"unit type\")", "naming it"] {
+                #expect(help.replacingOccurrences(of: "\n", with: " ").contains(words), "\(command) --help: \(words)")
+            }
+        }
+        let dir = try TemporaryDirectory()
+        let source = try dir.copy(testdata: "demo/alaska_source.gpkg")
+        let expression = "parks:NOT (unit_name IN ('O''Brien', 'x') OR scalerank BETWEEN -1.5 AND 1e3) AND \"unit_code\" LIKE 'D%'"
+            + " OR note IS NOT NULL OR fid <> 42"
+        let r = CLI.run(["estimate", Self.everywhere, "--features", source, "--where", expression])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+    }
+}
