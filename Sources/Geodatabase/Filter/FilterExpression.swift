@@ -62,10 +62,5 @@ public enum FilterOperand: Sendable, Hashable {
 
 /// The comparison operators; `!=` is read as ``notEqual``.
 public enum FilterComparison: String, Sendable, Hashable, CaseIterable {
-    case equal = "="
-    case notEqual = "<>"
-    case less = "<"
-    case lessOrEqual = "<="
-    case greater = ">"
-    case greaterOrEqual = ">="
+    case equal = "=", notEqual = "<>", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
 }

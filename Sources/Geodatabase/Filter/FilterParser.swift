@@ -68,20 +68,16 @@ public struct FilterParser: Sendable {
 
     // MARK: expression := term { OR term }; term := factor { AND factor }
 
-    private mutating func expression() throws(FilterSyntaxError) -> FilterExpression {
-        var result = try term()
-        while current.isKeyword("OR") {
+    /// The chain of `OR` (level 0) or `AND` (level 1) of the next level's parts, grouped from
+    /// the left; level 2 is a factor.
+    private mutating func expression(level: Int = 0) throws(FilterSyntaxError) -> FilterExpression {
+        guard level < 2 else { return try factor() }
+        let keyword = level == 0 ? "OR" : "AND"
+        var result = try expression(level: level + 1)
+        while current.isKeyword(keyword) {
             try advance()
-            result = .or(result, try term())
-        }
-        return result
-    }
-
-    private mutating func term() throws(FilterSyntaxError) -> FilterExpression {
-        var result = try factor()
-        while current.isKeyword("AND") {
-            try advance()
-            result = .and(result, try factor())
+            let next = try expression(level: level + 1)
+            result = level == 0 ? .or(result, next) : .and(result, next)
         }
         return result
     }
