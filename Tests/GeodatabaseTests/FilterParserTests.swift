@@ -113,6 +113,16 @@ import Testing
         if !token.isEmpty { #expect(error?.description.contains("'\(token)' at \(position)") == true) }
     }
 
+    /// Text ends where SQLite would end it: at a quote, whatever combining mark follows it
+    /// (one Character with the quote to Swift), and a doubled one stays in the text.
+    @Test func readsQuotesAsSQLiteDoesWhateverFollowsThem() throws {
+        let error = #expect(throws: FilterSyntaxError.self) { try parse("name = 'a'\u{301} OR fid > 0") }
+        #expect(error?.token == "U+0301" && error?.position == 11, "\(error?.description ?? "")")
+        #expect(try parse("name = 'a''\u{301}b'") == .comparison(.column("name"), .equal, .text("a'\u{301}b")))
+        #expect(try FilterParser.parse("\"a\"\"\u{301}\" IS NULL", columns: ["a\"\u{301}"]) == .isNull(.column("a\"\u{301}"), negated: false))
+        #expect(try parse("name = 'caf\u{65}\u{301}'") == .comparison(.column("name"), .equal, .text("caf\u{65}\u{301}")))
+    }
+
     @Test func refusesAColumnTheLayerDoesNotHave() throws {
         let error = #expect(throws: FilterSyntaxError.self) { try parse("fid = 1 AND nosuch = 2") }
         #expect(error?.description.hasPrefix("unknown column 'nosuch' at 13") == true, "\(error?.description ?? "")")

@@ -37,6 +37,14 @@ import SQLite
         #expect(try fids(db, parsed.sqlite) == fids(db, "(\(text))"), "\(text) rendered \(parsed.sqlite)")
     }
 
+    /// A quote a combining mark follows (one Character to Swift) stays inside the text.
+    @Test func aTextHoldingAQuoteAndACombiningMarkStaysText() throws {
+        let db = try table()
+        let parsed = try FilterParser.parse("name = 'x''\u{301} OR fid > 0 OR name = ''y'", columns: ["fid", "name"])
+        #expect(parsed == .comparison(.column("name"), .equal, .text("x'\u{301} OR fid > 0 OR name = 'y")))
+        #expect(try fids(db, parsed.sqlite) == [])
+    }
+
     @Test func rendersQuotedNamesAndLiteralsParenthesised() throws {
         let parsed = try FilterParser.parse("NOT \"a\"\"b\" = 'x''y' OR c IN (1, -2.5)", columns: ["a\"b", "C"])
         #expect(parsed.sqlite == "((NOT (\"a\"\"b\" = 'x''y')) OR (\"C\" IN (1, -2.5)))")

@@ -29,12 +29,15 @@ struct FilterToken: Sendable, Hashable {
 /// Splits a filter into tokens on demand, so that the first fault in reading order is the
 /// one reported. Refuses on the spot what no token of the grammar starts with (`;`, comments,
 /// `||`, `[`, backquotes, `?`...), naming it.
+///
+/// It reads Unicode scalars, not characters: a quote followed by a combining mark is one
+/// character to Swift but a quote to SQLite, and text must end where SQLite would end it.
 struct FilterTokenizer: Sendable {
-    private let characters: [Character]
+    private let characters: [Unicode.Scalar]
     private var index = 0
 
     init(_ text: String) {
-        characters = Array(text)
+        characters = Array(text.unicodeScalars)
     }
 
     private static let symbols = ["<=", ">=", "<>", "!=", "==", "=", "<", ">", "(", ")", ",", "-"]
@@ -42,22 +45,22 @@ struct FilterTokenizer: Sendable {
     /// The next token, `.end` once the text is used up.
     /// - Throws: ``FilterSyntaxError`` naming a character or run that starts no token.
     mutating func next() throws(FilterSyntaxError) -> FilterToken {
-        while index < characters.count, characters[index].isWhitespace { index += 1 }
+        while index < characters.count, characters[index].properties.isWhitespace { index += 1 }
         let start = index
         let position = start + 1
         guard index < characters.count else { return FilterToken(kind: .end, value: "", written: "", position: position) }
         let ch = characters[index]
         if ch == "'" || ch == "\"" {
             let value = try quoted(by: ch)
-            let written = String(characters[start..<index])
+            let written = Self.string(characters[start..<index])
             return FilterToken(kind: ch == "'" ? .text : .quotedName, value: value, written: written, position: position)
         }
         if Self.isDigit(ch) || (ch == "." && index + 1 < characters.count && Self.isDigit(characters[index + 1])) {
             return try number()
         }
-        if Self.isWordCharacter(ch) {
+        if Self.isWordStart(ch) {
             while index < characters.count, Self.isWordCharacter(characters[index]) { index += 1 }
-            let word = String(characters[start..<index])
+            let word = Self.string(characters[start..<index])
             return FilterToken(kind: .word, value: word, written: word, position: position)
         }
         if let refused = refusedRun() { throw refused }
@@ -68,18 +71,33 @@ struct FilterTokenizer: Sendable {
         throw FilterSyntaxError(token: Self.printable(ch), position: position)
     }
 
-    private static func isDigit(_ ch: Character) -> Bool {
-        ch.isASCII && ch.isNumber
+    private static func isDigit(_ ch: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(ch)
     }
 
-    /// Letters (of any script), digits and `_`, as SQLite takes in a bare name.
-    private static func isWordCharacter(_ ch: Character) -> Bool {
-        ch == "_" || ch.isLetter || ch.isNumber
+    /// A bare name starts with a letter (of any script) or `_`, and goes on with those, digits
+    /// and combining marks, as SQLite takes in a bare name.
+    private static func isWordStart(_ ch: Unicode.Scalar) -> Bool {
+        ch == "_" || ch.properties.isAlphabetic
+    }
+
+    private static func isWordCharacter(_ ch: Unicode.Scalar) -> Bool {
+        switch ch.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber: return true
+        default: return isWordStart(ch)
+        }
+    }
+
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        return String(text)
     }
 
     private func starts(with text: String) -> Bool {
-        let end = index + text.count
-        return end <= characters.count && String(characters[index..<end]) == text
+        let scalars = Array(text.unicodeScalars)
+        let end = index + scalars.count
+        return end <= characters.count && Array(characters[index..<end]) == scalars
     }
 
     /// The runs refused with a reason: what would end the expression or hide text after it.
@@ -96,22 +114,22 @@ struct FilterTokenizer: Sendable {
 
     /// A quoted run from `index` (on the opening quote) past its closing quote; a doubled
     /// quote stands for one.
-    private mutating func quoted(by quote: Character) throws(FilterSyntaxError) -> String {
+    private mutating func quoted(by quote: Unicode.Scalar) throws(FilterSyntaxError) -> String {
         let start = index
-        var value = ""
+        var value = String.UnicodeScalarView()
         index += 1
         while index < characters.count {
             let ch = characters[index]
             index += 1
             if ch == quote {
-                guard index < characters.count, characters[index] == quote else { return value }
+                guard index < characters.count, characters[index] == quote else { return String(value) }
                 index += 1
             } else if ch == "\0" {
                 throw FilterSyntaxError(token: "U+0000", position: index, reason: "text cannot hold a NUL character")
             }
             value.append(ch)
         }
-        let opening = String(characters[start..<min(characters.count, start + 12)])
+        let opening = Self.string(characters[start..<min(characters.count, start + 12)])
         throw FilterSyntaxError(token: opening + (characters.count > start + 12 ? "..." : ""), position: start + 1,
                                 reason: quote == "'" ? "the text is not closed with '" : "the name is not closed with \"")
     }
@@ -134,16 +152,20 @@ struct FilterTokenizer: Sendable {
         }
         if index < characters.count, Self.isWordCharacter(characters[index]) || characters[index] == "." {
             while index < characters.count, Self.isWordCharacter(characters[index]) || characters[index] == "." { index += 1 }
-            throw FilterSyntaxError(token: String(characters[start..<index]), position: start + 1, reason: "not a number")
+            throw FilterSyntaxError(token: Self.string(characters[start..<index]), position: start + 1, reason: "not a number")
         }
-        let written = String(characters[start..<index])
+        let written = Self.string(characters[start..<index])
         return FilterToken(kind: isReal ? .real : .integer, value: written, written: written, position: start + 1)
     }
 
-    /// A character as a message can show it: control characters as `U+XXXX`.
-    private static func printable(_ ch: Character) -> String {
-        guard let scalar = ch.unicodeScalars.first, scalar.properties.generalCategory == .control else { return String(ch) }
-        let hex = String(scalar.value, radix: 16, uppercase: true)
+    /// A character as a message can show it: control characters and combining marks (which
+    /// would join the quote around them) as `U+XXXX`.
+    private static func printable(_ ch: Unicode.Scalar) -> String {
+        switch ch.properties.generalCategory {
+        case .control, .format, .nonspacingMark, .spacingMark, .enclosingMark: break
+        default: return String(ch)
+        }
+        let hex = String(ch.value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }
