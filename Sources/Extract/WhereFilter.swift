@@ -85,9 +85,10 @@ public struct WhereFilter: Sendable, Hashable {
     /// a comment, unbalanced parentheses or an unterminated quote. Nil when fine.
     static func checkLexically(_ expression: String) -> String? {
         var depth = 0
-        var quote: Character?
-        var previous: Character?
-        for ch in expression {
+        var quote: Unicode.Scalar?
+        var previous: Unicode.Scalar?
+        // By scalar, as SQLite reads it: a quote and a combining mark are one Character.
+        for ch in expression.unicodeScalars {
             if let q = quote {
                 if ch == q { quote = nil }
                 previous = ch
