@@ -1,13 +1,15 @@
 /// Why a filter is not in the grammar of ``FilterExpression``: the offending token as
-/// written and where it starts (1-based, in characters of the filter text).
+/// written and where it starts.
 public struct FilterSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The token as written (`SELECT`, `;`, `--`), or empty at the end of the text.
     public var token: String
-    /// 1-based character position of the token, one past the last character at the end.
+    /// 1-based position of the token in Unicode scalars (characters, in plain text), one past
+    /// the last at the end.
     public var position: Int
     /// What is wrong, in words that finish the sentence "unexpected 'X' at N".
     public var reason: String?
-    /// The message for an unknown column, which is not a syntax fault but is refused alike.
+    /// For a column the layer lacks (not a fault of syntax, but refused alike): the layer's
+    /// columns, which the message lists.
     var unknownColumn: [String]?
 
     public init(token: String, position: Int, reason: String? = nil) {

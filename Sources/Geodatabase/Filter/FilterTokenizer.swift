@@ -17,7 +17,7 @@ struct FilterToken: Sendable, Hashable {
     var value: String
     /// As written, for messages.
     var written: String
-    /// 1-based character position.
+    /// 1-based position, in Unicode scalars.
     var position: Int
 
     /// True for the keyword `name` (given in upper case), in any letter case.
