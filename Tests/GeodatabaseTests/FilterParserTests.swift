@@ -39,15 +39,16 @@ import Testing
         let a = FilterExpression.comparison(.column("fid"), .equal, .integer(1))
         let b = FilterExpression.comparison(.column("fid"), .equal, .integer(2))
         let c = FilterExpression.comparison(.column("fid"), .equal, .integer(3))
-        #expect(try parse("fid = 1 OR fid = 2 AND fid = 3") == .or(a, .and(b, c)))
-        #expect(try parse("fid = 1 AND fid = 2 OR fid = 3") == .or(.and(a, b), c))
-        #expect(try parse("NOT fid = 1 AND fid = 2") == .and(.not(a), b))
-        #expect(try parse("NOT (fid = 1 AND fid = 2)") == .not(.and(a, b)))
-        #expect(try parse("(fid = 1 OR fid = 2) AND fid = 3") == .and(.or(a, b), c))
-        #expect(try parse("fid = 1 OR fid = 2 OR fid = 3") == .or(.or(a, b), c))
+        #expect(try parse("fid = 1 OR fid = 2 AND fid = 3") == .or([a, .and([b, c])]))
+        #expect(try parse("fid = 1 AND fid = 2 OR fid = 3") == .or([.and([a, b]), c]))
+        #expect(try parse("NOT fid = 1 AND fid = 2") == .and([.not(a), b]))
+        #expect(try parse("NOT (fid = 1 AND fid = 2)") == .not(.and([a, b])))
+        #expect(try parse("(fid = 1 OR fid = 2) AND fid = 3") == .and([.or([a, b]), c]))
+        #expect(try parse("fid = 1 OR fid = 2 OR fid = 3") == .or([a, b, c]))
+        #expect(try parse("(fid = 1 OR fid = 2) OR fid = 3") == .or([.or([a, b]), c]))
         // BETWEEN's AND is its own, not a conjunction.
         #expect(try parse("fid BETWEEN 1 AND 2 AND fid = 3")
-                == .and(.between(.column("fid"), low: .integer(1), high: .integer(2), negated: false), c))
+                == .and([.between(.column("fid"), low: .integer(1), high: .integer(2), negated: false), c]))
     }
 
     @Test func namesMatchTheLayersColumnsWhateverTheirCaseAndQuoting() throws {

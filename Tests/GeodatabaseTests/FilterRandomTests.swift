@@ -58,8 +58,8 @@ enum RandomFilter {
         case 3: return .like(operand(&r), pattern: operand(&r), negated: .random(using: &r))
         case 4: return .isNull(operand(&r), negated: .random(using: &r))
         case 5: return .not(expression(depth: depth - 1, &r))
-        case 6: return .and(expression(depth: depth - 1, &r), expression(depth: depth - 1, &r))
-        default: return .or(expression(depth: depth - 1, &r), expression(depth: depth - 1, &r))
+        case 6: return .and((0..<Int.random(in: 2...4, using: &r)).map { _ in expression(depth: depth - 1, &r) })
+        default: return .or((0..<Int.random(in: 2...4, using: &r)).map { _ in expression(depth: depth - 1, &r) })
         }
     }
 
@@ -94,9 +94,9 @@ enum RandomFilter {
         case .like(let x, let pattern, let negated): return "\(op(x))\(not(negated)) \(keyword("LIKE")) \(op(pattern))"
         case .isNull(let x, let negated): return "\(op(x)) \(keyword("IS"))\(not(negated)) \(keyword("NULL"))"
         case .not(let inner): return "\(keyword("NOT")) \(sub(inner, atLeast: 3))"
-        // The parser groups a chain from the left: a right operand of the same kind needs parentheses.
-        case .and(let a, let b): return "\(sub(a, atLeast: 2)) \(keyword("AND")) \(sub(b, atLeast: 3))"
-        case .or(let a, let b): return "\(sub(a, atLeast: 1)) \(keyword("OR")) \(sub(b, atLeast: 2))"
+        // The parser reads a chain as one list: a part of the same kind needs parentheses.
+        case .and(let parts): return parts.map { sub($0, atLeast: 3) }.joined(separator: " \(keyword("AND")) ")
+        case .or(let parts): return parts.map { sub($0, atLeast: 2) }.joined(separator: " \(keyword("OR")) ")
         }
     }
 

@@ -45,6 +45,20 @@ import SQLite
         #expect(try fids(db, parsed.sqlite) == [])
     }
 
+    /// As many predicates as the grammar takes make one flat chain SQLite accepts (a nested
+    /// rendering overflowed its parser's stack); one more is refused, naming where.
+    @Test func theLongestChainRunsAndALongerOneIsRefused() throws {
+        let db = try table()
+        let chain = (1...FilterParser.maximumPredicates).map { "fid = \($0)" }.joined(separator: " OR ")
+        let parsed = try FilterParser.parse(chain, columns: ["fid"])
+        guard case .or(let parts) = parsed else { Issue.record("not one chain: \(parsed)"); return }
+        #expect(parts.count == FilterParser.maximumPredicates)
+        #expect(try fids(db, parsed.sqlite) == [1, 2, 3, 4, 5])
+        let error = #expect(throws: FilterSyntaxError.self) { try FilterParser.parse(chain + " OR fid = 0", columns: ["fid"]) }
+        #expect(error?.token == "fid" && error?.position == chain.count + 5, "\(error?.description ?? "")")
+        #expect(error?.description.contains("more than 500 comparisons") == true)
+    }
+
     @Test func rendersQuotedNamesAndLiteralsParenthesised() throws {
         let parsed = try FilterParser.parse("NOT \"a\"\"b\" = 'x''y' OR c IN (1, -2.5)", columns: ["a\"b", "C"])
         #expect(parsed.sqlite == "((NOT (\"a\"\"b\" = 'x''y')) OR (\"C\" IN (1, -2.5)))")

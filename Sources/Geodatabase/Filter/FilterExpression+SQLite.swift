@@ -16,8 +16,8 @@ extension FilterExpression {
             return "(\(x.sqlite)\(negated ? " NOT" : "") LIKE \(pattern.sqlite))"
         case .isNull(let x, let negated): return "(\(x.sqlite) IS \(negated ? "NOT " : "")NULL)"
         case .not(let inner): return "(NOT \(inner.sqlite))"
-        case .and(let l, let r): return "(\(l.sqlite) AND \(r.sqlite))"
-        case .or(let l, let r): return "(\(l.sqlite) OR \(r.sqlite))"
+        case .and(let parts): return "(" + parts.map(\.sqlite).joined(separator: " AND ") + ")"
+        case .or(let parts): return "(" + parts.map(\.sqlite).joined(separator: " OR ") + ")"
         }
     }
 }

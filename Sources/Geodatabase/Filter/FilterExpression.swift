@@ -25,8 +25,11 @@ public indirect enum FilterExpression: Sendable, Hashable {
     case like(FilterOperand, pattern: FilterOperand, negated: Bool)
     case isNull(FilterOperand, negated: Bool)
     case not(FilterExpression)
-    case and(FilterExpression, FilterExpression)
-    case or(FilterExpression, FilterExpression)
+    /// Two or more parts, in order. A chain is one list, not nested pairs, so that a long one
+    /// is not a deep tree; a part is itself an `and` only when written in parentheses.
+    case and([FilterExpression])
+    /// Two or more parts, in order, as `and`.
+    case or([FilterExpression])
 
     /// The columns the expression reads, in the layer's spelling, each once, in order of use.
     public var columns: [String] {
@@ -42,7 +45,7 @@ public indirect enum FilterExpression: Sendable, Hashable {
             case .like(let x, let pattern, _): note([x, pattern])
             case .isNull(let x, _): note([x])
             case .not(let inner): walk(inner)
-            case .and(let l, let r), .or(let l, let r): walk(l); walk(r)
+            case .and(let parts), .or(let parts): parts.forEach(walk)
             }
         }
         walk(self)

@@ -14,11 +14,15 @@ public struct FilterParser: Sendable {
     ]
     /// Deeper nesting is refused rather than risking the stack on hostile input.
     static let maximumDepth = 64
+    /// More predicates are refused: SQLite refuses an expression deeper than 1000, and a chain
+    /// of n predicates is n deep to it. A long list of values is one `IN`.
+    static let maximumPredicates = 500
 
     private var tokenizer: FilterTokenizer
     private var current: FilterToken
     private let columns: [String]
     private var depth = 0
+    private var predicates = 0
 
     /// Parses `text` against the layer's columns.
     /// - Parameters:
@@ -68,18 +72,18 @@ public struct FilterParser: Sendable {
 
     // MARK: expression := term { OR term }; term := factor { AND factor }
 
-    /// The chain of `OR` (level 0) or `AND` (level 1) of the next level's parts, grouped from
-    /// the left; level 2 is a factor.
+    /// The chain of `OR` (level 0) or `AND` (level 1) of the next level's parts, as one list;
+    /// level 2 is a factor.
     private mutating func expression(level: Int = 0) throws(FilterSyntaxError) -> FilterExpression {
         guard level < 2 else { return try factor() }
         let keyword = level == 0 ? "OR" : "AND"
-        var result = try expression(level: level + 1)
+        var parts = [try expression(level: level + 1)]
         while current.isKeyword(keyword) {
             try advance()
-            let next = try expression(level: level + 1)
-            result = level == 0 ? .or(result, next) : .and(result, next)
+            parts.append(try expression(level: level + 1))
         }
-        return result
+        guard parts.count > 1 else { return parts[0] }
+        return level == 0 ? .or(parts) : .and(parts)
     }
 
     /// factor := NOT factor | '(' expression ')' | predicate
@@ -107,6 +111,10 @@ public struct FilterParser: Sendable {
     ]
 
     private mutating func predicate() throws(FilterSyntaxError) -> FilterExpression {
+        predicates += 1
+        guard predicates <= Self.maximumPredicates else {
+            throw unexpected("more than \(Self.maximumPredicates) comparisons; a long list of values is one IN (...)")
+        }
         let subject = try operand()
         if current.kind == .symbol, let comparison = Self.comparisons[current.value] {
             try advance()
