@@ -1,4 +1,5 @@
 import Geodatabase
+import SQLite
 
 /// A `--where` filter read in the filter grammar (see ``FilterExpression``) against the
 /// columns of its layer: what `create` and `estimate` hand to the source, which renders it in
@@ -22,5 +23,21 @@ extension WhereFilter {
         } catch {
             throw ExtractError(.whereExpression, "--where '\(layer):\(expression)' refused: \(error)")
         }
+    }
+}
+
+extension WhereFilter {
+    /// A filter read back from a package or a source's registry, made safe to run on
+    /// `connection`: its parse when it is in the grammar (every filter `create` has taken since
+    /// there is one), else the verdict of ``check(on:table:)`` on its text, so that a package
+    /// made before the grammar keeps syncing.
+    /// - Returns: the parse against the table's columns; nil for text that only the authorizer
+    ///   check vouches for, to be run as it is.
+    /// - Throws: ``ExtractError`` (`.whereExpression`) when the text is neither.
+    public func storedExpression(on connection: Connection, table: String) throws -> FilterExpression? {
+        let columns = try connection.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0[0].stringValue }
+        if let parsed = try? FilterParser.parse(expression, columns: columns) { return parsed }
+        try check(on: connection, table: table)
+        return nil
     }
 }

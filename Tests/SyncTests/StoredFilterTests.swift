@@ -52,6 +52,23 @@ import Testing
         #expect(edit.exitCode == 0 && edit.stderr.contains("will leave the package"), "\(edit.stderr)")
     }
 
+    /// A registered filter in the grammar reaches the download as its parse (rendered for the
+    /// source, never run as stored text); one from before the grammar as text the authorizer
+    /// passed.
+    @Test func aRegisteredFilterInTheGrammarIsAppliedAsItsParse() throws {
+        let fixture = try SyncFixture()
+        let source = try fixture.openSource().connection
+        let table = SyncTable(name: "airports", keyColumn: "fid", globalIDColumn: "globalid",
+                              columns: ["fid", "geom", "name", "type", "globalid"])
+        let parsed = RegisteredScope(areaWKT: nil, areaCRS: nil, optionsJSON: #"{"where:airports": "TYPE = 'major' OR fid < 2"}"#)
+        let expected = FilterExpression.or([.comparison(.column("type"), .equal, .text("major")),
+                                            .comparison(.column("fid"), .less, .integer(2))])
+        #expect(try parsed.applied(to: [table], source: source).first?.filterExpression == expected)
+        let legacy = RegisteredScope(areaWKT: nil, areaCRS: nil, optionsJSON: #"{"where:airports": "upper(type) = 'MAJOR'"}"#)
+        let applied = try legacy.applied(to: [table], source: source).first
+        #expect(applied?.cut.filter == Self.legacyFilter && applied?.filterExpression == nil)
+    }
+
     @Test func aStoredFilterTheAuthorizerRefusesIsStillRefused() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage(arguments: ["--where", "airports:type = 'major'"])
