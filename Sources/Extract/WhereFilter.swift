@@ -1,9 +1,11 @@
 import Foundation
 import SQLite
 
-/// A `--where 'LAYER:expression'` filter, checked before use: the expression may only read
-/// the layer's own table. Anything else (a second statement, writes, other tables,
-/// `load_extension`, `ATTACH`, pragmas) is refused with an error naming the expression.
+/// A `--where 'LAYER:expression'` filter. `create` parses it in the grammar
+/// (``parsed(columns:)``); a stored one from before the grammar is checked here before use:
+/// the expression may only read the layer's own table. Anything else (a second statement,
+/// writes, other tables, `load_extension`, `ATTACH`, pragmas) is refused with an error naming
+/// the expression.
 public struct WhereFilter: Sendable, Hashable {
     public var layer: String
     public var expression: String
