@@ -124,6 +124,16 @@ import Testing
         #expect(try parse("name = 'caf\u{65}\u{301}'") == .comparison(.column("name"), .equal, .text("caf\u{65}\u{301}")))
     }
 
+    /// Keywords match in any case of their ASCII letters only, as in SQLite: a word that
+    /// Unicode case mapping alone makes `IN` or `SELECT` is a name.
+    @Test func keywordsIgnoreTheCaseOfASCIILettersOnly() throws {
+        #expect(try parse("fid iN (1)") == .inList(.column("fid"), [.integer(1)], negated: false))
+        let dotless = #expect(throws: FilterSyntaxError.self) { try parse("fid \u{131}n (1)") }
+        #expect(dotless?.token == "\u{131}n" && dotless?.position == 5, "\(dotless?.description ?? "")")
+        let longS = #expect(throws: FilterSyntaxError.self) { try parse("\u{17F}elect = 1") }
+        #expect(longS?.description.hasPrefix("unknown column '\u{17F}elect'") == true, "\(longS?.description ?? "")")
+    }
+
     @Test func refusesAColumnTheLayerDoesNotHave() throws {
         let error = #expect(throws: FilterSyntaxError.self) { try parse("fid = 1 AND nosuch = 2") }
         #expect(error?.description.hasPrefix("unknown column 'nosuch' at 13") == true, "\(error?.description ?? "")")

@@ -175,7 +175,7 @@ public struct FilterParser: Sendable {
             try advance()
             return .column(try column(token))
         case .word:
-            if Self.reservedWords.contains(token.value.uppercased()) {
+            if Self.reservedWords.contains(token.asciiUppercased) {
                 throw unexpected(token.isKeyword("NULL") ? "use IS NULL or IS NOT NULL" : nil)
             }
             let next = try peek()

@@ -20,9 +20,17 @@ struct FilterToken: Sendable, Hashable {
     /// 1-based position, in Unicode scalars.
     var position: Int
 
-    /// True for the keyword `name` (given in upper case), in any letter case.
+    /// True for the keyword `name` (given in upper case), in any case of its ASCII letters
+    /// (as SQLite: `ın`, with a dotless i, is a name, not `IN`).
     func isKeyword(_ name: String) -> Bool {
-        kind == .word && value.uppercased() == name
+        kind == .word && asciiUppercased == name
+    }
+
+    /// The word with its ASCII letters in upper case, and only those.
+    var asciiUppercased: String {
+        String(String.UnicodeScalarView(value.unicodeScalars.map { scalar in
+            ("a"..."z").contains(scalar) ? Unicode.Scalar(scalar.value - 32) ?? scalar : scalar
+        }))
     }
 }
 
