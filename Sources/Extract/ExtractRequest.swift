@@ -10,6 +10,8 @@ public struct ExtractRequest: Sendable, Hashable {
     public var source: String
     /// Layers to take; empty takes every feature and attribute table.
     public var layers: [String]
+    /// `--where` filters, in the filter grammar (see `FilterExpression`); `create` refuses
+    /// any other text, SQLite's included.
     public var filters: [WhereFilter]
     /// Cut geometries to the area (dropping features that only touch it).
     public var clip: Bool

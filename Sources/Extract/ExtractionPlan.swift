@@ -20,7 +20,7 @@ struct LayerPlan: Sendable {
     /// The table as it will be in the package (type promoted for clipping, CRS changed).
     var table: PackageTable
     var mode: Mode
-    var filter: WhereFilter?
+    var filter: ParsedWhereFilter?
     var cut: LayerCut
     /// The source and package CRS as `EPSG:n` (or `srs_id:n` without an EPSG code).
     var sourceCRS: String?

@@ -3,8 +3,9 @@ import Geodatabase
 import SQLite
 
 /// What planning reads of a GeoPackage source, and the one place where it speaks SQLite:
-/// the schema, whether the source is sync-enabled, each layer's `CREATE TABLE` text (which
-/// the package copies verbatim) and the check of a `--where` filter against its layer.
+/// the schema, whether the source is sync-enabled and each layer's `CREATE TABLE` text (which
+/// the package copies verbatim). A `--where` filter is parsed in the grammar against the
+/// layer's columns, so it needs nothing of the source here.
 /// The planner asks these questions only, so a source of another kind can answer them.
 ///
 /// - Important: Like its ``Connection``, not thread-safe: it lives for one planning.
@@ -46,11 +47,5 @@ struct GeoPackageSourceCatalog {
             throw ExtractError(.layer, "layer \(layer.name) is registered in gpkg_contents but has no table")
         }
         return sql
-    }
-
-    /// Checks a `--where` filter against the layer's table (see ``WhereFilter/check(on:table:)``).
-    /// - Throws: `ExtractError(.whereExpression)` naming the expression and why it is refused.
-    func check(_ filter: WhereFilter, on layer: LayerInfo) throws {
-        try filter.check(on: connection, table: layer.name)
     }
 }

@@ -36,8 +36,8 @@ struct LayerPlanner {
             throw ExtractError(.layer, "layer \(layer.name) of \(request.source) has no integer primary key")
         }
         var createSQL = try catalog.createTableSQL(of: layer)
-        let filter = request.filters.first { $0.layer.lowercased() == layer.name.lowercased() }
-        if let filter { try catalog.check(filter, on: layer) }
+        let filter = try request.filters.first { $0.layer.lowercased() == layer.name.lowercased() }
+            .map { try $0.parsed(columns: layer.fields.map(\.name)) }
         var geometry: GeometryColumn?
         if let column = layer.geometryColumn { geometry = try geometryColumn(column, of: layer, createSQL: &createSQL) }
         let mode = mode(of: layer)

@@ -141,7 +141,7 @@ final class SourceReader {
         let table = plan.table
         var conditions: [String] = []
         if let condition { conditions.append(condition) }
-        if let filter = plan.filter { conditions.append("(\(filter.expression))") }
+        if let filter = plan.filter { conditions.append(filter.parsed.sqlite) }
         let t = SQL.identifier(table.name)
         let sql = "SELECT \(table.columns.map { "\(t).\(SQL.identifier($0))" }.joined(separator: ", ")) FROM \(prefix ?? "")\(t)"
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))

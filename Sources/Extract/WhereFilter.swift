@@ -1,9 +1,11 @@
 import Foundation
 import SQLite
 
-/// A `--where 'LAYER:expression'` filter, checked before use: the expression may only read
-/// the layer's own table. Anything else (a second statement, writes, other tables,
-/// `load_extension`, `ATTACH`, pragmas) is refused with an error naming the expression.
+/// A `--where 'LAYER:expression'` filter. `create` parses it in the grammar
+/// (``parsed(columns:)``); a stored one from before the grammar is checked here before use:
+/// the expression may only read the layer's own table. Anything else (a second statement,
+/// writes, other tables, `load_extension`, `ATTACH`, pragmas) is refused with an error naming
+/// the expression.
 public struct WhereFilter: Sendable, Hashable {
     public var layer: String
     public var expression: String
@@ -85,9 +87,10 @@ public struct WhereFilter: Sendable, Hashable {
     /// a comment, unbalanced parentheses or an unterminated quote. Nil when fine.
     static func checkLexically(_ expression: String) -> String? {
         var depth = 0
-        var quote: Character?
-        var previous: Character?
-        for ch in expression {
+        var quote: Unicode.Scalar?
+        var previous: Unicode.Scalar?
+        // By scalar, as SQLite reads it: a quote and a combining mark are one Character.
+        for ch in expression.unicodeScalars {
             if let q = quote {
                 if ch == q { quote = nil }
                 previous = ch

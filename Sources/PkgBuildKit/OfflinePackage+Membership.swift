@@ -3,6 +3,7 @@
 /// to a member), so an edit that moves a feature away, removes its geometry or edits it out of
 /// the filter makes the next sync take it out of the package (the source keeps it).
 import Extract
+import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
@@ -19,9 +20,10 @@ extension OfflinePackage {
             guard let cut = try PackageMetadata.layerCuts(in: connection)
                 .first(where: { $0.key.lowercased() == info.name.lowercased() })?.value else { return nil }
             if let filter = cut.filter, let key = info.primaryKey {
-                try WhereFilter(layer: info.name, expression: filter).check(on: connection, table: info.name)
+                let parsed = try WhereFilter(layer: info.name, expression: filter).storedExpression(on: connection, table: info.name)
                 let meets = try connection.scalar("""
-                    SELECT 1 FROM \(SQL.identifier(info.name)) WHERE \(SQL.identifier(key)) = ? AND (\(filter))
+                    SELECT 1 FROM \(SQL.identifier(info.name)) WHERE \(SQL.identifier(key)) = ? \
+                    AND \(parsed?.sqlite ?? "(\(filter))")
                     """, [.integer(feature.fid)]) != nil
                 if !meets { return "it no longer meets the layer's filter (\(filter))" }
             }

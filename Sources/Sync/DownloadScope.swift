@@ -186,11 +186,12 @@ final class DownloadScope {
         return try statement.step()
     }
 
-    /// Evaluates the layer's `--where` (checked by `create` when the package was built) on the
+    /// Evaluates the layer's `--where` (as ``RegisteredScope`` parsed or checked it) on the
     /// source row.
     private func passesFilter(_ filter: String, row: RowValues, table: SyncTable) throws -> Bool {
+        let condition = table.filterExpression?.sqlite ?? "(\(filter))"
         let statement = try sourceStatements.statement("""
-            SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND (\(filter))
+            SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND \(condition)
             """)
         defer { statement.reset() }
         try statement.bind([row[table.globalIDColumn] ?? .null])

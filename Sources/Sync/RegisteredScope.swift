@@ -4,8 +4,9 @@
 /// and filters stored there (`pkgbuild_package`, `pkgbuild_layers`, manifest.json), and a
 /// filter is SQL that runs at the source. So a sync never executes what the package says;
 /// it takes what `create` registered at the source (`pkgbuild_replicas.area_wkt`, `area_crs`
-/// and the `where:LAYER` entries of `options`), and checks each filter once more with the
-/// same authorizer `create` used before it runs.
+/// and the `where:LAYER` entries of `options`), and parses each filter in the `--where`
+/// grammar; one that does not parse (stored before the grammar) runs only once SQLite's
+/// authorizer lets it through, as it did then.
 import Extract
 import Foundation
 import Geodatabase
@@ -59,15 +60,19 @@ struct RegisteredScope: Sendable, Hashable {
         return state
     }
 
-    /// The tables with the registered filters in place of the package's, each checked by the
-    /// authorizer against the source's table.
+    /// The tables with the registered filters in place of the package's, each parsed against
+    /// the source's table, or else checked by the authorizer there.
     /// - Throws: ``SyncError`` (`invalidArgument`) naming the filter the check refuses.
     func applied(to tables: [SyncTable], source: Connection) throws -> [SyncTable] {
         try tables.map { table in
             var table = table
             table.cut.filter = filters[table.name.lowercased()]
+            table.filterExpression = nil
             if let expression = table.cut.filter {
-                do { try WhereFilter(layer: table.name, expression: expression).check(on: source, table: table.name) } catch {
+                do {
+                    table.filterExpression = try WhereFilter(layer: table.name, expression: expression)
+                        .storedExpression(on: source, table: table.name)
+                } catch {
                     throw SyncError(.invalidArgument, "the filter registered for layer \(table.name) cannot be used: \(error)")
                 }
             }

@@ -20,6 +20,10 @@ public struct SyncTable: Sendable, Hashable {
     public var sourceSRSID: Int64?
     /// How `create` cut the layer (from the manifest); a plain spatial cut when unknown.
     public var cut: LayerCut
+    /// The parse of `cut.filter` in the `--where` grammar, set with the filter the source
+    /// registered; nil for a filter from before the grammar, run as its text once SQLite's
+    /// authorizer has let it through (see ``RegisteredScope``).
+    public var filterExpression: FilterExpression?
     /// The geometry column's declared type and Z/M rules in the package and at the source:
     /// what a download, an upload may write there.
     public var packageGeometryType: DeclaredGeometryType?

@@ -23,6 +23,7 @@ import TestSupport
     @Test(arguments: [
         ("1; DROP TABLE parks", "';'"),
         ("1) OR (1", "unbalanced"),
+        ("unit_name = '\u{301}') OR (fid > 0 OR unit_name = '\u{301}'", "unbalanced"),
         ("1 -- comment", "comments"),
         ("fid IN (SELECT fid FROM airports)", "airports"),
         ("EXISTS (SELECT 1 FROM sqlite_master)", "sqlite_master"),

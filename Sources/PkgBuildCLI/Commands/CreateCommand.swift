@@ -10,6 +10,8 @@ struct CreateCommand: Command {
             it with --clip; rows related to them come along. The package appears under its \
             name only when complete; an interrupted build is resumed by running the same \
             command again.
+
+            \(ExtractOptions.whereGrammar)
             """,
         arguments: ExtractOptions.arguments)
 

@@ -7,6 +7,7 @@ struct EstimateCommand: Command {
     static let configuration = CommandConfiguration(
         name: "estimate",
         abstract: "Count the tiles and features `create` would package, writing nothing.",
+        discussion: ExtractOptions.whereGrammar,
         arguments: ExtractOptions.planArguments)
 
     let request: ExtractRequest

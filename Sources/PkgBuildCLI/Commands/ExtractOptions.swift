@@ -12,7 +12,7 @@ enum ExtractOptions {
         .option("features", valueName: "SRC.gpkg", help: "The source GeoPackage.", isRequired: true),
         .repeatingOption("layer", valueName: "NAME", help: "A layer to take. (default: every layer)"),
         .repeatingOption("where", valueName: "LAYER:EXPR",
-                         help: "Keep only the rows of LAYER meeting the SQL expression (it may only read LAYER)."),
+                         help: "Keep only the rows of LAYER meeting EXPR, in the filter grammar below."),
         .flag("clip", help: "Cut features to the area (features that only touch it are dropped)."),
         .repeatingOption("schema-only", valueName: "LAYER", help: "Copy LAYER's schema without rows."),
         .flagPair("related", defaultValue: true, help: "Bring the rows related to the area's rows, wherever they lie."),
@@ -27,6 +27,18 @@ enum ExtractOptions {
         HeaderOption.definition,
         .json("result"),
     ]
+
+    /// The `--where` grammar, for the help of both commands (README "--where filters" says the same).
+    static let whereGrammar = """
+        In --where LAYER:EXPR, EXPR compares LAYER's columns with text in single quotes \
+        ('O''Brien'), numbers (42, -1.5, 1e3) or other columns: = <> != < <= > >=, \
+        [NOT] IN (v, ...), [NOT] BETWEEN a AND b, [NOT] LIKE 'pattern' (% any run, _ one \
+        character, ASCII case ignored), IS [NOT] NULL; joined by NOT, AND, OR (binding in \
+        that order) and parentheses. A column named other than in letters, digits and _, or \
+        like an SQL word (SELECT, END...), goes in double quotes ("unit type"). Anything else \
+        (functions, sub-selects, ';', comments, a column LAYER lacks) is refused, naming it \
+        and its position.
+        """
 
     /// What `create` takes: the plan, and where and how to write it.
     static let arguments: [ArgumentDefinition] = planArguments.dropLast() + [
