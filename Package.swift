@@ -34,11 +34,11 @@ let package = Package(
         // The offline package's own format: manifest, layout, the pkgbuild_* tables of data.gpkg.
         .target(name: "PackageFormat", dependencies: ["Diagnostics", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "Extract", dependencies: ["Diagnostics", "PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
-        .target(name: "Sync", dependencies: ["Diagnostics", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "Sync", dependencies: ["Diagnostics", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         // Reading a package back: what it holds, warnings, the SVG and GeoJSON drawings.
         .target(name: "Inspect", dependencies: ["PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite"]),
         // What field and desktop apps link: open a package, identify, related, edit, sync.
-        .target(name: "PkgBuildKit", dependencies: ["Diagnostics", "Sync", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "PkgBuildKit", dependencies: ["Diagnostics", "Sync", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "PkgBuildCLI",
                 dependencies: ["PkgBuildKit", "Sync", "Extract", "Inspect", "PackageFormat", "Geodatabase", "TilePackage",
                                "Geometry", "SQLite", "HTTP"]),

@@ -12,8 +12,6 @@ public enum ExtractErrorKind: Sendable, Hashable {
     case area
     /// A CRS the caller gave is unknown, or a transform into it failed.
     case crs
-    /// A `--where` expression was refused or does not compile.
-    case whereExpression
     /// A layer named by the caller does not exist, or a layer cannot be extracted.
     case layer
     /// A stored geometry cannot be decoded (names layer and fid).

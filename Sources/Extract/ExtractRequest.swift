@@ -1,3 +1,4 @@
+import Geodatabase
 import TilePackage
 
 /// What `create` and `estimate` are asked to do: the command line's options as values.

@@ -29,7 +29,7 @@ struct LayerPlanner {
     /// The SRS rows, in id order.
     var spatialReferenceSystems: [SpatialReferenceInfo] { srsRows.values.sorted { $0.srsID < $1.srsID } }
 
-    /// - Throws: `ExtractError` (`.layer`, `.whereExpression`, `.crs`) for a layer that cannot
+    /// - Throws: `ExtractError` (`.layer`, `.crs`) or `GeodatabaseError` (`.filter`) for a layer that cannot
     ///   be taken: no integer primary key, no table, a refused filter, an unknown CRS.
     mutating func plan(_ layer: LayerInfo) throws -> LayerPlan {
         guard let primaryKey = layer.primaryKey else {

@@ -20,6 +20,9 @@ public enum GeodatabaseErrorKind: Sendable, Hashable {
     case invalidContent
     /// An argument that makes no sense (an unknown cardinality, an empty name...).
     case invalidArgument
+    /// A `--where` filter refused: outside the grammar, naming a column its layer lacks, or,
+    /// stored from before the grammar, more than a read-only expression on its own table.
+    case filter
     /// The database is not sync-enabled (no `pkgbuild_` tables), or a table in it is not
     /// tracked.
     case notEnabled

@@ -46,7 +46,6 @@ enum ErrorKind {
         case .source: return "source"
         case .area: return "area"
         case .crs: return "crs"
-        case .whereExpression: return "where"
         case .layer: return "layer"
         case .corruptGeometry: return "data"
         case .output: return "output"
@@ -78,6 +77,7 @@ enum ErrorKind {
         case .unknownColumn: return "field"
         case .invalidContent: return "data"
         case .invalidArgument: return "invalid_argument"
+        case .filter: return "where"
         case .notEnabled: return "not_enabled"
         case .notRegistered: return "not_registered"
         }

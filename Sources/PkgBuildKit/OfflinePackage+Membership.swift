@@ -2,7 +2,6 @@
 /// geometry meets the package's area and the row meets its layer's filter (or it is related
 /// to a member), so an edit that moves a feature away, removes its geometry or edits it out of
 /// the filter makes the next sync take it out of the package (the source keeps it).
-import Extract
 import Geodatabase
 import Geometry
 import PackageFormat

@@ -20,7 +20,7 @@ extension PackageError {
             case .unknownTable: return PackageError(.unknownLayer, error.message)
             case .unknownColumn: return PackageError(.unknownField, error.message)
             case .invalidArgument: return PackageError(.invalidArgument, error.message)
-            case .invalidContent, .notEnabled, .notRegistered: return PackageError(.storage, prefix + error.message)
+            case .invalidContent, .notEnabled, .notRegistered, .filter: return PackageError(.storage, prefix + error.message)
             }
         case let error as GeometryError:
             switch error.kind {

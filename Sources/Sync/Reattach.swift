@@ -16,7 +16,6 @@
 ///
 /// Killed between 1 and 2, the package still names its old replica; a re-run registers
 /// another and the unused pending one stays listed by `source replicas`.
-import Extract
 import Foundation
 import Geodatabase
 import PackageFormat

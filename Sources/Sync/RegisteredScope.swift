@@ -7,7 +7,6 @@
 /// and the `where:LAYER` entries of `options`), and parses each filter in the `--where`
 /// grammar; one that does not parse (stored before the grammar) runs only once SQLite's
 /// authorizer lets it through, as it did then.
-import Extract
 import Foundation
 import Geodatabase
 import PackageFormat

@@ -1,4 +1,5 @@
 import Extract
+import Geodatabase
 import Geometry
 import HTTP
 import PackageFormat

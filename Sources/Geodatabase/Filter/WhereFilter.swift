@@ -16,16 +16,16 @@ public struct WhereFilter: Sendable, Hashable {
     }
 
     /// Parses `LAYER:expression`.
-    /// - Throws: `ExtractError` (`.whereExpression`) when there is no layer or no expression.
+    /// - Throws: ``GeodatabaseError`` (`filter`) when there is no layer or no expression.
     public init(parsing argument: String) throws {
         guard let colon = argument.firstIndex(of: ":") else {
-            throw ExtractError(.whereExpression,
+            throw GeodatabaseError(.filter,
                 "--where '\(argument)': expected LAYER:EXPRESSION, e.g. 'parks:unit_type = ''National Park'''")
         }
         let layer = argument[..<colon].trimmingCharacters(in: .whitespaces)
         let expression = argument[argument.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         guard !layer.isEmpty, !expression.isEmpty else {
-            throw ExtractError(.whereExpression,
+            throw GeodatabaseError(.filter,
                 "--where '\(argument)': expected LAYER:EXPRESSION with both parts non-empty")
         }
         self.init(layer: layer, expression: expression)
@@ -42,10 +42,10 @@ public struct WhereFilter: Sendable, Hashable {
     /// outside a string), so that `(expression)` inside a larger query means what it meant
     /// alone; it is then compiled alone with an authorizer that allows only reads of
     /// `table`, and the statement must be read-only.
-    /// - Throws: `ExtractError` (`.whereExpression`) naming the expression and why.
+    /// - Throws: ``GeodatabaseError`` (`filter`) naming the expression and why.
     public func check(on connection: Connection, table: String) throws {
         let refused = { (why: String) in
-            ExtractError(.whereExpression, "--where '\(layer):\(expression)' refused: \(why)")
+            GeodatabaseError(.filter, "--where '\(layer):\(expression)' refused: \(why)")
         }
         try Self.checkLexically(expression).map { throw refused($0) }
 

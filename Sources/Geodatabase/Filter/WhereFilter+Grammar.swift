@@ -1,4 +1,3 @@
-import Geodatabase
 import SQLite
 
 /// A `--where` filter read in the filter grammar (see ``FilterExpression``) against the
@@ -14,14 +13,14 @@ public struct ParsedWhereFilter: Sendable, Hashable {
 
 extension WhereFilter {
     /// The filter parsed in the grammar against the layer's columns.
-    /// - Throws: ``ExtractError`` (`.whereExpression`) naming the filter, the first token that
+    /// - Throws: ``GeodatabaseError`` (`filter`) naming the filter, the first token that
     ///   does not fit and its position, or the column the layer does not have.
     public func parsed(columns: [String]) throws -> ParsedWhereFilter {
         do {
             return ParsedWhereFilter(layer: layer, expression: expression,
                                      parsed: try FilterParser.parse(expression, columns: columns))
         } catch {
-            throw ExtractError(.whereExpression, "--where '\(layer):\(expression)' refused: \(error)")
+            throw GeodatabaseError(.filter, "--where '\(layer):\(expression)' refused: \(error)")
         }
     }
 }
@@ -33,7 +32,7 @@ extension WhereFilter {
     /// made before the grammar keeps syncing.
     /// - Returns: the parse against the table's columns; nil for text that only the authorizer
     ///   check vouches for, to be run as it is.
-    /// - Throws: ``ExtractError`` (`.whereExpression`) when the text is neither.
+    /// - Throws: ``GeodatabaseError`` (`filter`) when the text is neither.
     public func storedExpression(on connection: Connection, table: String) throws -> FilterExpression? {
         let columns = try connection.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0[0].stringValue }
         if let parsed = try? FilterParser.parse(expression, columns: columns) { return parsed }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import SQLite
 import TestSupport
-@testable import Extract
+@testable import Geodatabase
 
 @Suite struct WhereFilterTests {
     func source() throws -> Connection {
@@ -34,8 +34,8 @@ import TestSupport
     ])
     func refusesEverythingElseNamingTheExpression(expression: String, reason: String) throws {
         let filter = WhereFilter(layer: "parks", expression: expression)
-        let error = #expect(throws: ExtractError.self) { try filter.check(on: try source(), table: "parks") }
-        #expect(error?.kind == .whereExpression)
+        let error = #expect(throws: GeodatabaseError.self) { try filter.check(on: try source(), table: "parks") }
+        #expect(error?.kind == .filter)
         #expect(error?.message.contains(expression) == true, "\(error?.message ?? "")")
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
     }
@@ -44,14 +44,14 @@ import TestSupport
         // Neither can appear in a single expression, so check that the authorizer alone
         // (without the lexical check) refuses a sub-select on a table function of pragmas.
         let filter = WhereFilter(layer: "parks", expression: "fid IN (SELECT cid FROM pragma_table_info('parks'))")
-        #expect(throws: ExtractError.self) { try filter.check(on: try source(), table: "parks") }
+        #expect(throws: GeodatabaseError.self) { try filter.check(on: try source(), table: "parks") }
     }
 
     @Test func parsesLayerAndExpression() throws {
         let f = try WhereFilter(parsing: "parks: unit_code = 'DENA'")
         #expect(f.layer == "parks")
         #expect(f.expression == "unit_code = 'DENA'")
-        #expect(throws: ExtractError.self) { try WhereFilter(parsing: "no colon here") }
-        #expect(throws: ExtractError.self) { try WhereFilter(parsing: ":x = 1") }
+        #expect(throws: GeodatabaseError.self) { try WhereFilter(parsing: "no colon here") }
+        #expect(throws: GeodatabaseError.self) { try WhereFilter(parsing: ":x = 1") }
     }
 }
