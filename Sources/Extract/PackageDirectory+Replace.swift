@@ -27,7 +27,9 @@ extension PackageDirectory {
               manifest.tool.name == "pkgbuild" else {
             return "it is a directory but not a pkgbuild package (it has no manifest.json written by pkgbuild)"
         }
-        let foreign = entries.filter { !PackageLayout.fileNames.contains($0) }.sorted()
+        // A build killed just after its rename leaves its own two files in the package.
+        let buildFiles: Set<String> = [stateFileName, pendingReplicaFileName]
+        let foreign = entries.filter { !PackageLayout.fileNames.contains($0) && !buildFiles.contains($0) }.sorted()
         if !foreign.isEmpty {
             return "it holds files that are not the package's (\(foreign.joined(separator: ", ")))"
         }

@@ -150,10 +150,18 @@ public struct PackageDirectory: Sendable {
 
     /// Moves the finished package into place: a rename when nothing is there, an atomic
     /// exchange with the old package when replacing one (`--force`), the old one then removed.
+    /// The build's own files (build.json, pending-replica.json) go only after the package is in
+    /// place: killed before, the `.partial` is still a build a re-run knows (and whose replica
+    /// it retires); killed after, the package holds them, and they are harmless.
     public func commit() throws {
+        try moveIntoPlace()
         let fm = FileManager.default
-        try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.stateFileName))
-        try? fm.removeItem(at: stagingURL.appendingPathComponent(Self.pendingReplicaFileName))
+        try? fm.removeItem(at: finalURL.appendingPathComponent(Self.stateFileName))
+        try? fm.removeItem(at: finalURL.appendingPathComponent(Self.pendingReplicaFileName))
+    }
+
+    private func moveIntoPlace() throws {
+        let fm = FileManager.default
         if fm.fileExists(atPath: finalURL.path) {
             // Checked again: a build takes a while, and the old package may have been edited
             // (or filled with other files) since ``open`` looked.

@@ -53,6 +53,27 @@ import TestSupport
         #expect(leftovers == ["area.pkg"])
     }
 
+    /// A build killed between its rename and removing its own files leaves them in the package:
+    /// before the rename they must still be in the `.partial` (a re-run resumes it and retires
+    /// its replica), so they are removed only after it, and `--force` may replace such a package.
+    @Test func theBuildsOwnFilesGoOnlyAfterTheRenameAndDoNotBlockAReplacement() throws {
+        let dir = try TemporaryDirectory()
+        let output = dir.url.appendingPathComponent("area.pkg")
+        let first = try PackageDirectory.open(output: output, fingerprint: "a", force: false)
+        try writeMinimalPackage(first)
+        try first.recordPendingReplica(id: "r", source: "/nowhere")
+        try first.commit()
+        for name in [PackageDirectory.stateFileName, PackageDirectory.pendingReplicaFileName] {
+            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(name).path), "\(name)")
+            // As a kill just after the rename leaves it.
+            try Data("{}".utf8).write(to: output.appendingPathComponent(name))
+        }
+        let second = try PackageDirectory.open(output: output, fingerprint: "b", force: true)
+        try writeMinimalPackage(second)
+        try second.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == ["data.gpkg", "manifest.json"])
+    }
+
     @Test func refusesAtCommitWhatChangedDuringTheBuild() throws {
         let dir = try TemporaryDirectory()
         let output = dir.url.appendingPathComponent("area.pkg")
