@@ -74,7 +74,7 @@ public enum PackageInspector {
 
         var zooms: [PackageInspection.Zoom] = []
         var format: String?
-        let basemapURL = root.appendingPathComponent(PackageLayout.basemapFileName)
+        let basemapURL = package.basemapURL
         if files[PackageLayout.basemapFileName] != nil {
             do {
                 (zooms, format) = try readBasemap(basemapURL.path, manifest: manifest, warnings: &warnings)

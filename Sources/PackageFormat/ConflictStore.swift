@@ -22,7 +22,7 @@ import Geodatabase
 import SQLite
 
 public enum ConflictStore {
-    public static let packageTable = "pkgbuild_conflicts"
+    static let packageTable = "pkgbuild_conflicts"
 
     static let packageDDL = """
         CREATE TABLE IF NOT EXISTS pkgbuild_conflicts (id INTEGER PRIMARY KEY AUTOINCREMENT, \

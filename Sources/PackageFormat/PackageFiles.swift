@@ -6,8 +6,6 @@ import Foundation
 public struct PackageFiles: Sendable {
     /// The package directory, or the directory a bare data.gpkg lies in.
     public let directory: URL
-    /// Whether the path given was the package directory (not its data.gpkg).
-    public let isDirectory: Bool
     public let data: URL
     /// Where the manifest is (or would be) for this package.
     public var manifestURL: URL { directory.appendingPathComponent(PackageManifest.fileName) }
@@ -34,14 +32,12 @@ public struct PackageFiles: Sendable {
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
         if expecting == .directory {
             guard exists, isDirectory.boolValue else { throw PackageFormatError(.notAPackage, "\(url.path) is not a package directory") }
-            self.isDirectory = true
             directory = url
             data = url.appendingPathComponent(PackageLayout.dataFileName)
             manifest = try Self.readManifest(in: url)
             return
         }
         guard exists else { throw PackageFormatError(.notAPackage, "package \(url.path) does not exist") }
-        self.isDirectory = isDirectory.boolValue
         if isDirectory.boolValue {
             directory = url
             data = url.appendingPathComponent(PackageLayout.dataFileName)
