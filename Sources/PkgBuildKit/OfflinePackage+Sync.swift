@@ -10,6 +10,8 @@ public typealias SyncDirection = Sync.SyncDirection
 public typealias ConflictPolicy = Sync.ConflictPolicy
 /// What a sync did: rows uploaded and downloaded, conflicts, what stays pending.
 public typealias SyncReport = Sync.SyncReport
+/// One conflict of a sync's report, as the package records it (its kind, values and outcome).
+public typealias Conflict = PackageFormat.Conflict
 
 extension OfflinePackage {
     /// Sends the package's edits to its source and brings the source's changes down, in the
