@@ -3,6 +3,7 @@
 /// to a member), so an edit that moves a feature away, removes its geometry or edits it out of
 /// the filter makes the next sync take it out of the package (the source keeps it).
 import Extract
+import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
@@ -17,7 +18,7 @@ extension OfflinePackage {
         try locked { connection in
             let info = try layer(named: feature.layer)
             guard let cut = try PackageMetadata.layerCuts(in: connection)
-                .first(where: { $0.key.lowercased() == info.name.lowercased() })?.value else { return nil }
+                .first(where: { SQLName($0.key) == SQLName(info.name) })?.value else { return nil }
             if let filter = cut.filter, let key = info.primaryKey {
                 try WhereFilter(layer: info.name, expression: filter).check(on: connection, table: info.name)
                 let meets = try connection.scalar("""
