@@ -2,6 +2,8 @@
 /// package otherwise copies verbatim: a clipped `POLYGON` layer becomes `MULTIPOLYGON` in
 /// `gpkg_geometry_columns`, and GeoPackage requires the column's SQL type to say the same
 /// (requirement 31; GDAL's validator checks it).
+import Geodatabase
+
 enum CreateTableSQL {
     /// The statement with `column`'s type name replaced by `type`, or nil when the column's
     /// definition is not found with a type name directly after its name.
@@ -21,7 +23,7 @@ enum CreateTableSQL {
             }
             guard depth == 1, expectName, token.isWord else { continue }
             expectName = false
-            guard unquoted(token.text).lowercased() == column.lowercased(),
+            guard SQLName(unquoted(token.text)) == SQLName(column),
                   i + 1 < tokens.count, case let next = tokens[i + 1], next.isWord,
                   let first = next.text.first, first.isLetter || first == "_" else { continue }
             return String(sql[..<next.range.lowerBound]) + type + String(sql[next.range.upperBound...])

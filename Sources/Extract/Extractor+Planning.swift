@@ -71,16 +71,16 @@ extension Extractor {
     ///   names no layer taken.
     private static func chooseLayers(_ request: ExtractRequest,
                                      schema: GeoPackageSchema) throws -> ([LayerInfo], [Relationship]) {
-        let mappingTables = Set(schema.relationships.compactMap { $0.mappingTable?.lowercased() })
+        let mappingTables = Set(schema.relationships.compactMap { $0.mappingTable.map { SQLName($0) } })
         let candidates = schema.layers.filter {
-            ($0.kind == .features || $0.kind == .attributes) && !mappingTables.contains($0.name.lowercased())
+            ($0.kind == .features || $0.kind == .attributes) && !mappingTables.contains(SQLName($0.name))
         }
         var chosen: [LayerInfo] = []
         if request.layers.isEmpty {
             chosen = candidates
         } else {
             for name in request.layers {
-                guard let layer = candidates.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                guard let layer = candidates.first(where: { SQLName($0.name) == SQLName(name) }) else {
                     throw ExtractError(.layer, "--layer \(name): no feature or attribute table of that name in \(request.source)"
                         + " (there are: \(candidates.map(\.name).joined(separator: ", ")))")
                 }
@@ -88,12 +88,12 @@ extension Extractor {
             }
         }
         for name in request.schemaOnly + request.filters.map(\.layer)
-        where !chosen.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+        where !chosen.contains(where: { SQLName($0.name) == SQLName(name) }) {
             throw ExtractError(.layer, "layer \(name) is not among the layers extracted from \(request.source)")
         }
-        let chosenNames = Set(chosen.map { $0.name.lowercased() })
+        let chosenNames = Set(chosen.map { SQLName($0.name) })
         let relationships = schema.relationships.filter {
-            chosenNames.contains($0.originTable.lowercased()) && chosenNames.contains($0.destinationTable.lowercased())
+            chosenNames.contains(SQLName($0.originTable)) && chosenNames.contains(SQLName($0.destinationTable))
         }
         return (chosen, relationships)
     }

@@ -36,7 +36,7 @@ struct LayerPlanner {
             throw ExtractError(.layer, "layer \(layer.name) of \(request.source) has no integer primary key")
         }
         var createSQL = try catalog.createTableSQL(of: layer)
-        let filter = try request.filters.first { $0.layer.lowercased() == layer.name.lowercased() }
+        let filter = try request.filters.first { SQLName($0.layer) == SQLName(layer.name) }
             .map { try $0.parsed(columns: layer.fields.map(\.name)) }
         var geometry: GeometryColumn?
         if let column = layer.geometryColumn { geometry = try geometryColumn(column, of: layer, createSQL: &createSQL) }
@@ -102,10 +102,9 @@ struct LayerPlanner {
     /// Schema only when asked; features by the area; an attribute table whole, or only its
     /// related rows (with `--related`) when it takes part in a relationship.
     private func mode(of layer: LayerInfo) -> LayerPlan.Mode {
-        let schemaOnly = request.schemaOnly.contains { $0.lowercased() == layer.name.lowercased() }
-        let related = relationships.contains {
-            $0.originTable.lowercased() == layer.name.lowercased() || $0.destinationTable.lowercased() == layer.name.lowercased()
-        }
+        let name = SQLName(layer.name)
+        let schemaOnly = request.schemaOnly.contains(name: name)
+        let related = relationships.contains { SQLName($0.originTable) == name || SQLName($0.destinationTable) == name }
         return schemaOnly ? .schemaOnly
             : layer.kind == .features ? .spatial
             : related ? (request.includeRelated ? .relatedOnly : .schemaOnly)

@@ -27,9 +27,9 @@ final class SourceReader {
     static let batchBytes = 256 << 10
 
     /// Primary keys written, for tables that take part in a relationship.
-    private var writtenKeys: [String: Set<Int64>] = [:]
+    private var writtenKeys: [SQLName: Set<Int64>] = [:]
     /// Values of relationship key columns of the rows selected by area, by table and column.
-    private var areaKeyValues: [String: [String: Set<SQLiteValue>]] = [:]
+    private var areaKeyValues: [SQLName: [SQLName: Set<SQLiteValue>]] = [:]
     private var tally = ExtractTally()
 
     init(sourcePath: String, plans: [LayerPlan], areas: [String: Geometry], relationships: [Relationship],
@@ -58,10 +58,10 @@ final class SourceReader {
         // SQLite's default cache, stated: the read's memory stays bounded whatever the source's size.
         try connection.execute("PRAGMA cache_size = -2000")
         let context = try GEOSContext()
-        let inPackage = Set(plans.map { $0.name.lowercased() })
+        let inPackage = Set(plans.map { SQLName($0.name) })
         let tracked = Set(relationships.filter {
-            inPackage.contains($0.originTable.lowercased()) && inPackage.contains($0.destinationTable.lowercased())
-        }.flatMap { [$0.originTable.lowercased(), $0.destinationTable.lowercased()] })
+            inPackage.contains(SQLName($0.originTable)) && inPackage.contains(SQLName($0.destinationTable))
+        }.flatMap { [SQLName($0.originTable), SQLName($0.destinationTable)] })
 
         try connection.withTransaction(.deferred) {
             tally.generation = try readGeneration(connection)
@@ -76,7 +76,7 @@ final class SourceReader {
                     continue
                 case .whole:
                     try stream(plan, connection: connection, condition: nil, arguments: [],
-                               tracked: tracked.contains(plan.name.lowercased()), selector: nil, related: false)
+                               tracked: tracked.contains(SQLName(plan.name)), selector: nil, related: false)
                 case .spatial:
                     guard let area = areas[plan.name], let g = plan.table.geometry else { continue }
                     let selector = try LayerSelector(
@@ -86,7 +86,7 @@ final class SourceReader {
                     selectors[plan.name] = selector
                     guard plan.info.hasSpatialIndex, let rtree = plan.table.rtreeName else {
                         try stream(plan, connection: connection, condition: nil, arguments: [],
-                                   tracked: tracked.contains(plan.name.lowercased()), selector: selector, related: false)
+                                   tracked: tracked.contains(SQLName(plan.name)), selector: selector, related: false)
                         continue
                     }
                     // The R-tree drives the loop (CROSS JOIN keeps it outermost), so rows
@@ -107,7 +107,7 @@ final class SourceReader {
                         try stream(plan, connection: connection,
                                    condition: "\(SQL.identifier(plan.table.name)).\(SQL.identifier(plan.table.primaryKey)) = pkgbuild_rtree_id",
                                    arguments: arguments, from: prefilter,
-                                   tracked: tracked.contains(plan.name.lowercased()), selector: selector, related: false)
+                                   tracked: tracked.contains(SQLName(plan.name)), selector: selector, related: false)
                     }
                 }
             }
@@ -148,12 +148,12 @@ final class SourceReader {
         let statement = try connection.prepare(sql)
         try statement.bind(arguments)
         let geometryIndex = table.geometry.flatMap { g in table.columns.firstIndex(of: g.name) }
-        let keyIndex = table.columns.firstIndex { $0.lowercased() == table.primaryKey.lowercased() }
+        let keyIndex = table.columns.firstIndex(name: SQLName(table.primaryKey))
         let keyColumns = relationshipColumns(of: table.name)
         var batch: [PackageRow] = []
         var batchBytes = 0
         batch.reserveCapacity(Self.batchSize)
-        let tableKey = table.name.lowercased()
+        let tableKey = SQLName(table.name)
         // A set still held by the dictionary is shared: the first insert would copy all of it
         // (on every related batch). Taken out while this stream adds to it, put back after.
         var written = (tracked ? writtenKeys.removeValue(forKey: tableKey) : writtenKeys[tableKey]) ?? []
@@ -194,7 +194,7 @@ final class SourceReader {
             if tracked, let pk { written.insert(pk) }
             if !related {
                 for (column, index) in keyColumns where !values[index].isNull {
-                    areaKeyValues[table.name.lowercased(), default: [:]][column, default: []].insert(values[index])
+                    areaKeyValues[tableKey, default: [:]][column, default: []].insert(values[index])
                 }
             }
             batch.append(PackageRow(values: values, envelope: envelope))
@@ -215,26 +215,26 @@ final class SourceReader {
     }
 
     /// The columns of `table` that relationships key on, with their index in the row.
-    private func relationshipColumns(of table: String) -> [(String, Int)] {
-        guard let plan = plans.first(where: { $0.name.lowercased() == table.lowercased() }) else { return [] }
+    private func relationshipColumns(of table: String) -> [(SQLName, Int)] {
+        guard let plan = plans.first(where: { SQLName($0.name) == SQLName(table) }) else { return [] }
         var columns: Set<String> = []
-        for end in relationships.flatMap(\.ends) where end.table.lowercased() == table.lowercased() {
+        for end in relationships.flatMap(\.ends) where SQLName(end.table) == SQLName(table) {
             columns.insert(end.key)
         }
         return columns.compactMap { c in
-            plan.table.columns.firstIndex { $0.lowercased() == c.lowercased() }.map { (c.lowercased(), $0) }
+            plan.table.columns.firstIndex(name: SQLName(c)).map { (SQLName(c), $0) }
         }
     }
 
     /// One hop along every relationship, both ways, from the rows selected by area.
     private func relatedPass(connection: Connection, context: GEOSContext, selectors: [String: LayerSelector],
-                             inPackage: Set<String>) throws {
+                             inPackage: Set<SQLName>) throws {
         for r in relationships {
             for end in r.ends {
-                guard inPackage.contains(end.table.lowercased()), inPackage.contains(end.otherTable.lowercased()),
-                      let toPlan = plans.first(where: { $0.name.lowercased() == end.otherTable.lowercased() }),
+                guard inPackage.contains(SQLName(end.table)), inPackage.contains(SQLName(end.otherTable)),
+                      let toPlan = plans.first(where: { SQLName($0.name) == SQLName(end.otherTable) }),
                       toPlan.mode == .spatial || toPlan.mode == .relatedOnly,
-                      let keys = areaKeyValues[end.table.lowercased()]?[end.key.lowercased()], !keys.isEmpty
+                      let keys = areaKeyValues[SQLName(end.table)]?[SQLName(end.key)], !keys.isEmpty
                 else { continue }
                 var targets = Array(keys)
                 if let mapping = r.mappingTable {
@@ -270,7 +270,7 @@ final class SourceReader {
     /// Copies what describes the copied tables: data columns and their constraints, the
     /// relationships between copied tables (ours and the Related Tables Extension's, with
     /// the mapping rows whose both ends were copied), and their extension rows.
-    private func copyMetadata(connection: Connection, inPackage: Set<String>) throws {
+    private func copyMetadata(connection: Connection, inPackage: Set<SQLName>) throws {
         func createSQL(_ table: String) throws -> String? {
             try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])?.stringValue
         }
@@ -282,7 +282,7 @@ final class SourceReader {
                 + "VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
             while try statement.step() { _ = send(.sql(insert, statement.values)) }
         }
-        let tableList = inPackage.map { SQL.literal($0) }.joined(separator: ", ")
+        let tableList = inPackage.map { SQL.literal($0.folded) }.joined(separator: ", ")
         var copiedMetadata: [String] = []
         if try tableExists("gpkg_data_columns", in: connection), let ddl = try createSQL("gpkg_data_columns") {
             _ = send(.sql(ddl, []))
@@ -307,8 +307,8 @@ final class SourceReader {
             }
         }
         let mappings = relationships.filter {
-            $0.mappingTable != nil && inPackage.contains($0.originTable.lowercased())
-                && inPackage.contains($0.destinationTable.lowercased())
+            $0.mappingTable != nil && inPackage.contains(SQLName($0.originTable))
+                && inPackage.contains(SQLName($0.destinationTable))
         }
         if !mappings.isEmpty, try tableExists("gpkgext_relations", in: connection), let ddl = try createSQL("gpkgext_relations") {
             _ = send(.sql(ddl, []))
@@ -317,8 +317,8 @@ final class SourceReader {
                 guard let mapping = r.mappingTable, let mappingDDL = try createSQL(mapping) else { continue }
                 try copyRows("gpkgext_relations", where: "mapping_table_name = ?", [.text(mapping)])
                 _ = send(.sql(mappingDDL, []))
-                let base = writtenKeys[r.originTable.lowercased()] ?? []
-                let related = writtenKeys[r.destinationTable.lowercased()] ?? []
+                let base = writtenKeys[SQLName(r.originTable)] ?? []
+                let related = writtenKeys[SQLName(r.destinationTable)] ?? []
                 // A sync-enabled source's links keep their global ids: sync matches links by them.
                 let globalID = try connection.scalar("SELECT name FROM pragma_table_info(?) WHERE lower(name) = 'globalid'",
                                                      [.text(mapping)])?.stringValue
@@ -343,7 +343,7 @@ final class SourceReader {
                           + "WHERE table_name = ?", [row[1], row[2], row[0]]))
         }
         if try tableExists("gpkg_extensions", in: connection) {
-            let names = (copiedMetadata.map { $0.lowercased() } + Array(inPackage)).map(SQL.literal).joined(separator: ", ")
+            let names = (copiedMetadata.map { SQLName($0) } + Array(inPackage)).map { SQL.literal($0.folded) }.joined(separator: ", ")
             try copyRows("gpkg_extensions", where: """
                 lower(table_name) IN (\(names)) AND extension_name NOT IN ('gpkg_rtree_index', \(SQL.literal(SyncSchema.extensionName)))
                 """)

@@ -31,7 +31,7 @@ extension PackageInspector {
                     row[5].stringValue?.uppercased() == "EPSG" ? "EPSG:\(row[6].int64Value ?? srsID)" : "srs_id:\(srsID)"
                 },
                 srsID: row[3].int64Value, count: count, extent: nil, declaredExtent: nil,
-                pendingEdits: pending.map { $0[name.lowercased()] ?? .init() },
+                pendingEdits: pending.map { $0[SQLName(name)] ?? .init() },
                 cut: cuts[name] ?? manifest.layers.first { $0.name == name }?.cut,
                 checkedGeometries: 0, invalidGeometries: 0)
             if let x0 = row[7].doubleValue, let y0 = row[8].doubleValue, let x1 = row[9].doubleValue, let y1 = row[10].doubleValue {
@@ -155,26 +155,26 @@ extension PackageInspector {
         [e.minX, e.minY, e.maxX, e.maxY].map { String(format: "%.9g", $0) }.joined(separator: ",")
     }
 
-    /// Pending local edits by table (lowercased) and operation, as sync would upload them (an
+    /// Pending local edits by table and operation, as sync would upload them (an
     /// update that put every value back is no edit); nil when the package tracks no changes.
-    static func pendingEdits(_ db: Connection) -> [String: PackageInspection.PendingEdits]? {
+    static func pendingEdits(_ db: Connection) -> [SQLName: PackageInspection.PendingEdits]? {
         guard (try? tableExists(SyncSchema.editsTable, in: db)) == true else { return nil }
-        var result: [String: PackageInspection.PendingEdits] = [:]
+        var result: [SQLName: PackageInspection.PendingEdits] = [:]
         do {
             try PackageChangeTracking(connection: db).forEachPendingChange { change in
-                var edits = result[change.table.lowercased()] ?? .init()
+                var edits = result[SQLName(change.table)] ?? .init()
                 switch change.operation {
                 case .insert: edits.inserts += 1
                 case .update: edits.updates += 1
                 case .delete: edits.deletes += 1
                 }
-                result[change.table.lowercased()] = edits
+                result[SQLName(change.table)] = edits
             }
         } catch {
             // A change log sync cannot read: count its rows as they stand.
             result = [:]
             for row in (try? db.query("SELECT table_name, operation, count(*) FROM pkgbuild_edits GROUP BY 1, 2")) ?? [] {
-                let table = (row[0].stringValue ?? "").lowercased(), n = Int(row[2].int64Value ?? 0)
+                let table = SQLName(row[0].stringValue ?? ""), n = Int(row[2].int64Value ?? 0)
                 var edits = result[table] ?? .init()
                 switch row[1].stringValue {
                 case "insert": edits.inserts += n

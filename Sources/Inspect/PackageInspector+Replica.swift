@@ -44,10 +44,10 @@ extension PackageInspector {
             warnings.append(.init(.manifestReplica, "manifest.json names replica \(described ?? "(none)") "
                 + "but data.gpkg holds replica \(replicaID ?? "(none)")"))
         }
-        let live = Dictionary(layers.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
-        let built = Dictionary(manifest.layers.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
-        let missing = manifest.layers.filter { live[$0.name.lowercased()] == nil }.map(\.name)
-        let extra = layers.filter { built[$0.name.lowercased()] == nil }.map(\.name)
+        let live = Dictionary(layers.map { (SQLName($0.name), $0) }, uniquingKeysWith: { a, _ in a })
+        let built = Dictionary(manifest.layers.map { (SQLName($0.name), $0) }, uniquingKeysWith: { a, _ in a })
+        let missing = manifest.layers.filter { live[SQLName($0.name)] == nil }.map(\.name)
+        let extra = layers.filter { built[SQLName($0.name)] == nil }.map(\.name)
         if !missing.isEmpty {
             warnings.append(.init(.manifestLayers, "manifest.json lists layer\(missing.count == 1 ? "" : "s") "
                 + "\(missing.joined(separator: ", ")) that data.gpkg does not have"))
@@ -57,7 +57,7 @@ extension PackageInspector {
                 + "\(extra.joined(separator: ", ")) that manifest.json does not list"))
         }
         for layer in manifest.layers {
-            guard let now = live[layer.name.lowercased()] else { continue }
+            guard let now = live[SQLName(layer.name)] else { continue }
             if let crs = layer.crs, let nowCRS = now.crs, crs != nowCRS {
                 warnings.append(.init(.manifestLayers, "layer \(layer.name): manifest.json says CRS \(crs), data.gpkg has \(nowCRS)"))
             }

@@ -46,7 +46,7 @@ public struct Feature: Sendable, Hashable {
     /// when the feature has no such attribute.
     public subscript(name: String) -> FieldValue? {
         if let exact = attributes.first(where: { $0.name == name }) { return exact.value }
-        return attributes.first { $0.name.lowercased() == name.lowercased() }?.value
+        return attributes.first { SQLName($0.name) == SQLName(name) }?.value
     }
 
     /// How to ask for this feature again: its globalid when it has one, else its fid.

@@ -12,8 +12,8 @@ struct FeatureReader {
     init(layer: LayerInfo) {
         self.layer = layer
         key = layer.primaryKey ?? "rowid"
-        let excluded = Set([key, layer.globalIDColumn, layer.geometryColumn?.name].compactMap { $0?.lowercased() })
-        attributeColumns = layer.fields.map(\.name).filter { !excluded.contains($0.lowercased()) }
+        let excluded = Set([key, layer.globalIDColumn, layer.geometryColumn?.name].compactMap { $0.map { SQLName($0) } })
+        attributeColumns = layer.fields.map(\.name).filter { !excluded.contains(SQLName($0)) }
     }
 
     /// `SELECT key, globalid-or-NULL, geometry-or-NULL, attributes... FROM table`, without WHERE.

@@ -115,9 +115,9 @@ extension OfflinePackage {
                 assignments.append((column.name, .blob(try storable(geometry, crs: crs, layer: info, column: column).blob)))
             }
             if let g = info.globalIDColumn { assignments.append((g, .text(GlobalID.make()))) }
-            let given = Set(assignments.map { $0.0.lowercased() })
+            let given = Set(assignments.map { SQLName($0.0) })
             let missing = info.fields.filter {
-                $0.isNotNull && $0.defaultSQL == nil && $0.primaryKeyIndex == 0 && !given.contains($0.name.lowercased())
+                $0.isNotNull && $0.defaultSQL == nil && $0.primaryKeyIndex == 0 && !given.contains(SQLName($0.name))
             }
             guard missing.isEmpty else {
                 let names = missing.map(\.name).joined(separator: ", ")
@@ -147,11 +147,11 @@ extension OfflinePackage {
             try refuseIfClipped(info, "a delete", connection: connection)
             var result = DeleteResult(deleted: [], keptRelated: [], removedLinks: 0)
             try connection.withTransaction(.immediate) {
-                var visited = Set<String>()
+                var visited = Set<LayerRow>()
                 try deleteRow(of: info, id: id, cascade: cascade, visited: &visited, result: &result, connection: connection)
             }
-            let deleted = Set(result.deleted.map { "\($0.layer.lowercased())\u{1}\($0.fid)" })
-            result.keptRelated.removeAll { deleted.contains("\($0.feature.layer.lowercased())\u{1}\($0.feature.fid)") }
+            let deleted = Set(result.deleted.map { LayerRow($0) })
+            result.keptRelated.removeAll { deleted.contains(LayerRow($0.feature)) }
             return result
         }
     }
@@ -171,10 +171,10 @@ extension OfflinePackage {
     private func checkedValues(_ values: [String: FieldValue], layer: LayerInfo,
                                connection: Connection) throws -> [(String, FieldValue)] {
         let checker = ValueChecker(layer: layer, schema: schema, connection: connection)
-        var seen = Set<String>()
+        var seen = Set<SQLName>()
         return try values.sorted { $0.key < $1.key }.map { name, value in
             let field = try checker.writableField(name)
-            guard seen.insert(field.name.lowercased()).inserted else {
+            guard seen.insert(SQLName(field.name)).inserted else {
                 throw PackageError(.invalidArgument, "'\(field.name)' of layer '\(layer.name)' is given twice")
             }
             return (field.name, try checker.checked(value, for: field))
@@ -202,13 +202,13 @@ extension OfflinePackage {
         }
     }
 
-    private func deleteRow(of layer: LayerInfo, id: FeatureID, cascade: Bool, visited: inout Set<String>,
+    private func deleteRow(of layer: LayerInfo, id: FeatureID, cascade: Bool, visited: inout Set<LayerRow>,
                            result: inout DeleteResult, connection: Connection) throws {
         let reader = FeatureReader(layer: layer)
         // A cascade into a clipped layer is refused in words, not by its trigger.
         try refuseIfClipped(layer, "a delete", connection: connection)
         let feature = try reader.feature(id, in: connection)
-        guard visited.insert("\(layer.name.lowercased())\u{1}\(feature.fid)").inserted else { return }
+        guard visited.insert(LayerRow(feature)).inserted else { return }
         let ends = try relationshipEnds(of: layer, fid: feature.fid, connection: connection)
         let related = try relatedRows(ends: ends, connection: connection)
         result.deleted.append(feature)
@@ -221,12 +221,27 @@ extension OfflinePackage {
         try connection.execute("DELETE FROM \(SQL.identifier(layer.name)) WHERE \(SQL.identifier(reader.key)) = ?", [.integer(feature.fid)])
         for row in related {
             if cascade && row.direction == .forward, let other = schema.layer(named: row.feature.layer) {
-                if visited.contains("\(other.name.lowercased())\u{1}\(row.feature.fid)") { continue }
+                if visited.contains(LayerRow(layer: other.name, fid: row.feature.fid)) { continue }
                 try deleteRow(of: other, id: .fid(row.feature.fid), cascade: true, visited: &visited,
                               result: &result, connection: connection)
             } else if !result.keptRelated.contains(row) {
                 result.keptRelated.append(row)
             }
         }
+    }
+}
+
+/// A feature's row, its layer named as SQLite compares names: what a cascading delete has seen.
+private struct LayerRow: Hashable {
+    var layer: SQLName
+    var fid: Int64
+
+    init(layer: String, fid: Int64) {
+        self.layer = SQLName(layer)
+        self.fid = fid
+    }
+
+    init(_ feature: Feature) {
+        self.init(layer: feature.layer, fid: feature.fid)
     }
 }

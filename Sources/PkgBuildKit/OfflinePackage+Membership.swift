@@ -17,7 +17,7 @@ extension OfflinePackage {
         try locked { connection in
             let info = try layer(named: feature.layer)
             guard let cut = try PackageMetadata.layerCuts(in: connection)
-                .first(where: { $0.key.lowercased() == info.name.lowercased() })?.value else { return nil }
+                .first(where: { SQLName($0.key) == SQLName(info.name) })?.value else { return nil }
             if let filter = cut.filter, let key = info.primaryKey {
                 let parsed = try WhereFilter(layer: info.name, expression: filter).storedExpression(on: connection, table: info.name)
                 let meets = try connection.scalar("""

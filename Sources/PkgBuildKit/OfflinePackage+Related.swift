@@ -65,10 +65,10 @@ extension OfflinePackage {
             try connection.scalar("SELECT t.\(SQL.identifier(column)) FROM \(SQL.identifier(layer.name)) t WHERE \(idSQL)", [idArgument]) ?? .null
         }
         var ends: [RelationshipEnd] = []
-        let name = layer.name.lowercased()
+        let name = SQLName(layer.name)
         for relationship in schema.relationships {
             // Seen from the origin (forward, the mapping's base_id) or the destination (backward).
-            for side in relationship.ends where side.table.lowercased() == name {
+            for side in relationship.ends where SQLName(side.table) == name {
                 guard let other = schema.layer(named: side.otherTable) else { continue }
                 let otherKey = SQL.identifier(side.otherKey)
                 var end = RelationshipEnd(relationship: relationship, direction: side.isOrigin ? .forward : .backward,

@@ -16,14 +16,14 @@ struct ValueChecker {
     ///   and the geometry column.
     func writableField(_ name: String) throws -> FieldInfo {
         guard let field = layer.field(named: name) else { throw PackageError.unknownField(name, in: layer) }
-        let lower = field.name.lowercased()
-        if lower == layer.primaryKey?.lowercased() {
+        let name = SQLName(field.name)
+        if name == layer.primaryKey.map({ SQLName($0) }) {
             throw PackageError(.readOnlyField, "'\(field.name)' is the key of layer '\(layer.name)'; the package assigns it")
         }
-        if lower == layer.globalIDColumn?.lowercased() {
+        if name == layer.globalIDColumn.map({ SQLName($0) }) {
             throw PackageError(.readOnlyField, "'\(field.name)' is the identity of a feature across the source and its packages; it cannot be set")
         }
-        if lower == layer.geometryColumn?.name.lowercased() {
+        if name == layer.geometryColumn.map({ SQLName($0.name) }) {
             throw PackageError(.readOnlyField, "'\(field.name)' is the geometry of layer '\(layer.name)'; set it as a geometry (move, WKT or GeoJSON)")
         }
         return field

@@ -1,5 +1,6 @@
 /// How a sync settles conflicts: a policy for those no decision covers, and the decisions
 /// `resolve` recorded.
+import Geodatabase
 import PackageFormat
 
 /// How a sync settles the conflicts no decision covers.
@@ -23,7 +24,14 @@ public enum ConflictPolicy: String, Sendable, Hashable, CaseIterable {
 
 /// The decisions in force for one sync, looked up by row and column.
 public struct ConflictDecisions: Sendable {
-    private var byKey: [String: ConflictSide] = [:]
+    /// A decision's row and column (nil for the whole row), names compared as SQLite does.
+    private struct Key: Hashable {
+        var table: SQLName
+        var globalID: String
+        var column: SQLName?
+    }
+
+    private var byKey: [Key: ConflictSide] = [:]
 
     public init(_ decisions: [ConflictDecision] = []) {
         for decision in decisions {
@@ -38,7 +46,7 @@ public struct ConflictDecisions: Sendable {
         return byKey[Self.key(table, globalID, nil)]
     }
 
-    private static func key(_ table: String, _ globalID: String, _ column: String?) -> String {
-        table.lowercased() + "\u{1F}" + globalID + "\u{1F}" + (column?.lowercased() ?? "")
+    private static func key(_ table: String, _ globalID: String, _ column: String?) -> Key {
+        Key(table: SQLName(table), globalID: globalID, column: column.map { SQLName($0) })
     }
 }

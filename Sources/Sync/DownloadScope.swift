@@ -11,36 +11,36 @@ import SQLite
 /// - Important: Holds GEOS objects: one owner at a time.
 final class DownloadScope {
     private let geos: GEOSContext
-    private var areas: [String: (area: Geometry, prepared: PreparedGeometry)] = [:]
+    private var areas: [SQLName: (area: Geometry, prepared: PreparedGeometry)] = [:]
     private let package: Connection
     private let projections: LayerProjections
     /// Statements prepared once: the layers' filters on the source, membership lookups on the package.
     private let sourceStatements: StatementCache
     private let packageStatements: StatementCache
-    /// Per related-only table (lower-cased): its key-based links to spatial tables, as
+    /// Per related-only table: its key-based links to spatial tables, as
     /// (this table's column, the spatial table, its column).
-    private var links: [String: [(column: String, table: String, otherColumn: String)]] = [:]
+    private var links: [SQLName: [(column: String, table: String, otherColumn: String)]] = [:]
     /// Related-only tables whose links are kept in mapping tables: they keep the rows they
     /// have, and take those the source links to a row the package has.
-    private var mapped: Set<String> = []
-    /// Related-only tables (lower-cased), each with the SQL condition on its package row `r`
+    private var mapped: Set<SQLName> = []
+    /// Related-only tables, each with the SQL condition on its package row `r`
     /// that holds while a row of a spatial table in the package relates to it (by key, or by a
     /// link of a synced mapping table); nil when the package cannot tell (its links are kept in
     /// a table that does not sync), and then the rows it has stay.
-    private var parentConditions: [String: String?] = [:]
+    private var parentConditions: [SQLName: String?] = [:]
     private let mappingLinks: MappingLinks
-    /// Per table (lower-cased): the path a source geometry takes into the package.
-    private var paths: [String: LayerGeometryPath] = [:]
+    /// Per table: the path a source geometry takes into the package.
+    private var paths: [SQLName: LayerGeometryPath] = [:]
 
     /// - Parameters:
-    ///   - areas: the area of interest per table (lower-cased name), in the CRS of that
+    ///   - areas: the area of interest per table, in the CRS of that
     ///     table's geometries at the source; a table without one takes every row.
     ///   - tables: the synced tables; a table without a spatial cut that is linked to a
     ///     spatial one by a relationship is related-only, as `create` took it.
     ///   - relationships: the package's relationships.
     ///   - projections: the transformations of reprojected tables into the package's CRS.
     ///   - mappingLinks: the links of mapping tables, for related-only tables linked through them.
-    init(areas: [String: Geometry], source: Connection, package: Connection, tables: [SyncTable],
+    init(areas: [SQLName: Geometry], source: Connection, package: Connection, tables: [SyncTable],
          relationships: [Relationship], projections: LayerProjections, mappingLinks: MappingLinks,
          geos: GEOSContext) throws {
         self.projections = projections
@@ -50,14 +50,14 @@ final class DownloadScope {
         self.package = package
         sourceStatements = StatementCache(source)
         packageStatements = StatementCache(package)
-        let spatial = Set(tables.filter { $0.cut.spatial }.map { $0.name.lowercased() })
+        let spatial = Set(tables.filter { $0.cut.spatial }.map(\.sqlName))
         // Packages built before the cut recorded `relatedOnly` are known by the rows they took.
         for table in tables where !table.cut.spatial && (table.cut.relatedOnly || table.cut.relatedRows > 0) {
-            let name = table.name.lowercased()
+            let name = table.sqlName
             var conditions: [String] = []
             var unknown = false
             for r in relationships {
-                for end in r.ends where end.table.lowercased() == name && spatial.contains(end.otherTable.lowercased()) {
+                for end in r.ends where SQLName(end.table) == name && spatial.contains(SQLName(end.otherTable)) {
                     if case .keys = r.storage {
                         links[name, default: []].append((end.key, end.otherTable, end.otherKey))
                         conditions.append(Self.isIn(end.key, value: "p.\(SQL.identifier(end.otherKey))",
@@ -68,7 +68,7 @@ final class DownloadScope {
                     }
                 }
             }
-            for (mapping, this, other) in mappingLinks.mappings(linking: table) where spatial.contains(other.table.name.lowercased()) {
+            for (mapping, this, other) in mappingLinks.mappings(linking: table) where spatial.contains(other.table.sqlName) {
                 conditions.append(Self.isIn(this.key, value: "m.\(SQL.identifier(this.column))", from: """
                     \(SQL.identifier(mapping.name)) m JOIN \(SQL.identifier(other.table.name)) p ON p.\(SQL.identifier(other.key)) = m.\(SQL.identifier(other.column))
                     """))
@@ -86,13 +86,13 @@ final class DownloadScope {
 
     /// True for a table `create` took only the rows of that are related to rows in the area.
     func isRelatedOnly(_ table: SyncTable) -> Bool {
-        parentConditions[table.name.lowercased()] != nil
+        parentConditions[table.sqlName] != nil
     }
 
     /// The global ids of the package's rows of a related-only table that no row of a spatial
     /// table in the package relates to any more (by the package's keys and links).
     func packageRowsWithoutParent(of table: SyncTable) throws -> [String] {
-        guard case .some(.some(let condition)) = parentConditions[table.name.lowercased()] else { return [] }
+        guard case .some(.some(let condition)) = parentConditions[table.sqlName] else { return [] }
         return try package.query("""
             SELECT r.\(SQL.identifier(table.globalIDColumn)) FROM \(SQL.identifier(table.name)) r WHERE NOT (\(condition))
             """).compactMap { $0[0].stringValue }
@@ -102,7 +102,7 @@ final class DownloadScope {
     /// global id (a link made offline may not be at the source yet); when the package cannot
     /// tell, true for a row it has.
     private func hasPackagedParent(_ globalID: SQLiteValue, of table: SyncTable) throws -> Bool {
-        guard case .some(let condition) = parentConditions[table.name.lowercased()] else { return false }
+        guard case .some(let condition) = parentConditions[table.sqlName] else { return false }
         return try packageHasRow("SELECT 1 FROM \(SQL.identifier(table.name)) r WHERE r.\(SQL.identifier(table.globalIDColumn)) = ? AND (\(condition ?? "1"))",
                                  binding: globalID)
     }
@@ -118,7 +118,7 @@ final class DownloadScope {
         if let filter = table.cut.filter, !(try passesFilter(filter, row: row, table: table)) {
             return "it does not meet the layer's filter (\(filter))"
         }
-        let name = table.name.lowercased()
+        let name = table.sqlName
         if isRelatedOnly(table) {
             for link in links[name] ?? [] where try isLinked(row[link.column] ?? .null, to: link.table, column: link.otherColumn) {
                 return nil
@@ -127,7 +127,7 @@ final class DownloadScope {
                 && (mappingLinks.isLinkedToPackagedRow(row, of: table) || hasPackagedParent(row[table.globalIDColumn] ?? .null, of: table))
             return related ? nil : "no row in the package relates to it"
         }
-        guard table.cut.spatial, let prepared = areas[table.name.lowercased()]?.prepared, let column = table.geometryColumn else { return nil }
+        guard table.cut.spatial, let prepared = areas[table.sqlName]?.prepared, let column = table.geometryColumn else { return nil }
         guard case .blob(let bytes)? = row[column], !bytes.isEmpty,
               let decoded = try? GeoPackageBinary(bytes: bytes), !decoded.isEmpty else {
             return "it has no geometry, and a spatial layer holds the rows that meet the area"
@@ -163,7 +163,7 @@ final class DownloadScope {
 
     /// The geometry path of a table, made once.
     private func path(of table: SyncTable) throws -> LayerGeometryPath {
-        let name = table.name.lowercased()
+        let name = table.sqlName
         if let known = paths[name] { return known }
         let clipArea = table.cut.clipped ? areas[name]?.prepared : nil
         let path = LayerGeometryPath(context: geos, clipArea: clipArea, transform: projections.forward(of: table),

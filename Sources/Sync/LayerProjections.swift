@@ -23,8 +23,8 @@ final class LayerProjections {
 
     private let proj: PROJContext
     private let geos: GEOSContext
-    /// By lower-cased table name; only tables whose package CRS is not the source's.
-    private var projections: [String: Projection] = [:]
+    /// By table name; only tables whose package CRS is not the source's.
+    private var projections: [SQLName: Projection] = [:]
 
     /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the layer when a CRS is unknown to
     ///   PROJ or PROJ has no way between them.
@@ -48,7 +48,7 @@ final class LayerProjections {
                 if sourceCRS.identity == packageCRS.identity && packageID == sourceID { continue }
                 let transformer = try Transformer(from: sourceCRS, to: packageCRS, context: proj)
                 let any = DeclaredGeometryType(type: .geometry, z: 2, m: 2)
-                projections[table.name.lowercased()] = Projection(
+                projections[table.sqlName] = Projection(
                     transformer: transformer,
                     sourceSRSID: Int32(truncatingIfNeeded: sourceID), packageSRSID: Int32(truncatingIfNeeded: packageID),
                     toPackage: LayerGeometryPath(context: geos, clipArea: nil, transform: { try transformer.transform($0) },
@@ -67,14 +67,14 @@ final class LayerProjections {
 
     /// True when the table's geometries are in another CRS in the package than at the source.
     func isReprojected(_ table: SyncTable) -> Bool {
-        projections[table.name.lowercased()] != nil
+        projections[table.sqlName] != nil
     }
 
     /// A source geometry blob as the package stores it; other values unchanged.
     /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the table when the blob cannot be
     ///   read or PROJ cannot transform it.
     func toPackage(_ value: SQLiteValue, of table: SyncTable) throws -> SQLiteValue {
-        guard let p = projections[table.name.lowercased()] else { return value }
+        guard let p = projections[table.sqlName] else { return value }
         return try transform(value, of: table, with: p, direction: .forward, srsID: p.packageSRSID)
     }
 
@@ -82,7 +82,7 @@ final class LayerProjections {
     /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the table when the blob cannot be
     ///   read or PROJ cannot transform it.
     func toSource(_ value: SQLiteValue, of table: SyncTable) throws -> SQLiteValue {
-        guard let p = projections[table.name.lowercased()] else { return value }
+        guard let p = projections[table.sqlName] else { return value }
         return try transform(value, of: table, with: p, direction: .inverse, srsID: p.sourceSRSID)
     }
 
@@ -104,7 +104,7 @@ final class LayerProjections {
     private func mapGeometry(of row: RowValues, table: SyncTable,
                              _ convert: (SQLiteValue, SyncTable) throws -> SQLiteValue) throws -> RowValues {
         guard isReprojected(table), let column = table.geometryColumn,
-              let index = row.columns.firstIndex(where: { $0.lowercased() == column.lowercased() }) else { return row }
+              let index = row.columns.firstIndex(name: SQLName(column)) else { return row }
         var values = row.values
         values[index] = try convert(values[index], table)
         return RowValues(columns: row.columns, values: values)
@@ -113,13 +113,13 @@ final class LayerProjections {
     /// The transformation of a reprojected table into the package's CRS, for the download's
     /// geometry path (which clips first); nil for a table that is not reprojected.
     func forward(of table: SyncTable) -> ((Geometry) throws -> Geometry)? {
-        guard let p = projections[table.name.lowercased()] else { return nil }
+        guard let p = projections[table.sqlName] else { return nil }
         return { try p.transformer.transform($0) }
     }
 
     /// The package's srs_id of a reprojected table.
     func packageSRSID(of table: SyncTable) -> Int32? {
-        projections[table.name.lowercased()]?.packageSRSID
+        projections[table.sqlName]?.packageSRSID
     }
 
     private func transform(_ value: SQLiteValue, of table: SyncTable, with p: Projection,

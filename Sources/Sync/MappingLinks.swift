@@ -25,8 +25,8 @@ final class MappingLinks {
         var key: String
     }
 
-    /// By lower-cased mapping table name: the table and its two ends.
-    private var mappings: [String: (table: SyncTable, ends: [End])] = [:]
+    /// By mapping table name: the table and its two ends.
+    private var mappings: [SQLName: (table: SyncTable, ends: [End])] = [:]
     private let package: Connection
     private let source: Connection
     private let packageStatements: StatementCache
@@ -40,14 +40,14 @@ final class MappingLinks {
         self.source = source
         packageStatements = StatementCache(package)
         sourceStatements = StatementCache(source)
-        let byName = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        let byName = Dictionary(tables.map { (SQLName($0.name), $0) }, uniquingKeysWith: { a, _ in a })
         for r in relationships {
-            guard let mapping = r.mappingTable, let table = byName[mapping.lowercased()] else { continue }
+            guard let mapping = r.mappingTable, let table = byName[SQLName(mapping)] else { continue }
             let ends = r.ends.compactMap { end in
-                byName[end.table.lowercased()].map { End(column: end.mappingColumn, table: $0, key: end.key) }
+                byName[SQLName(end.table)].map { End(column: end.mappingColumn, table: $0, key: end.key) }
             }
             guard ends.count == 2 else { continue }
-            mappings[mapping.lowercased()] = (table, ends)
+            mappings[SQLName(mapping)] = (table, ends)
         }
     }
 
@@ -58,7 +58,7 @@ final class MappingLinks {
 
     /// True for the name of a mapping table whose links are translated.
     func isMapping(named name: String) -> Bool {
-        mappings[name.lowercased()] != nil
+        mappings[SQLName(name)] != nil
     }
 
     /// The global ids of the package's links (of every mapping table) whose either end the
@@ -84,7 +84,7 @@ final class MappingLinks {
     func mappings(linking table: SyncTable) -> [(mapping: SyncTable, this: End, other: End)] {
         var result: [(SyncTable, End, End)] = []
         for (_, mapping) in mappings.sorted(by: { $0.key < $1.key }) {
-            for (i, end) in mapping.ends.enumerated() where end.table.name.lowercased() == table.name.lowercased() {
+            for (i, end) in mapping.ends.enumerated() where SQLName(end.table.name) == SQLName(table.name) {
                 result.append((mapping.table, end, mapping.ends[1 - i]))
             }
         }
@@ -137,10 +137,10 @@ final class MappingLinks {
     /// A source row of a mapping table with the package's keys of the rows it links, or nil
     /// when the package lacks one of them (the link does not belong in the package).
     func inPackage(sourceRow row: RowValues, of table: SyncTable) throws -> RowValues? {
-        guard let ends = mappings[table.name.lowercased()]?.ends else { return row }
+        guard let ends = mappings[SQLName(table.name)]?.ends else { return row }
         var values = row.values
         for end in ends {
-            guard let index = row.columns.firstIndex(where: { $0.lowercased() == end.column }) else { continue }
+            guard let index = row.columns.firstIndex(name: SQLName(end.column)) else { continue }
             guard !values[index].isNull,
                   let id = try lookup(source, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", values[index]),
                   let key = try lookup(package, "SELECT \(SQL.identifier(end.key)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.table.globalIDColumn)) = ?", id)
@@ -174,9 +174,9 @@ final class MappingLinks {
     /// The rows a source link points to, as their tables and global ids (an end the source has
     /// no row for is left out).
     func sourceEnds(of row: RowValues, of mapping: SyncTable) throws -> [(table: SyncTable, globalID: String)] {
-        guard let ends = mappings[mapping.name.lowercased()]?.ends else { return [] }
+        guard let ends = mappings[SQLName(mapping.name)]?.ends else { return [] }
         return try ends.compactMap { end in
-            guard let key = row.columns.firstIndex(where: { $0.lowercased() == end.column }).map({ row.values[$0] }), !key.isNull,
+            guard let key = row.columns.firstIndex(name: SQLName(end.column)).map({ row.values[$0] }), !key.isNull,
                   let id = try lookup(source, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", key)?.stringValue
             else { return nil }
             return (end.table, id)
@@ -201,10 +201,10 @@ final class MappingLinks {
 
     private func translate(_ row: RowValues?, of table: SyncTable,
                            _ convert: (End, SQLiteValue) throws -> SQLiteValue) throws -> RowValues? {
-        guard let row, let ends = mappings[table.name.lowercased()]?.ends else { return row }
+        guard let row, let ends = mappings[SQLName(table.name)]?.ends else { return row }
         var values = row.values
         for end in ends {
-            guard let index = row.columns.firstIndex(where: { $0.lowercased() == end.column }), !values[index].isNull else { continue }
+            guard let index = row.columns.firstIndex(name: SQLName(end.column)), !values[index].isNull else { continue }
             values[index] = try convert(end, values[index])
         }
         return RowValues(columns: row.columns, values: values)

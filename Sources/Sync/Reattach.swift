@@ -68,7 +68,7 @@ enum Reattach {
             do { try WhereFilter(layer: layer, expression: expression).check(on: source.connection, table: layer) } catch {
                 throw SyncError(.invalidArgument, "cannot re-attach: the package's filter for layer \(layer) is refused: \(error)")
             }
-            scope.filters[layer.lowercased()] = expression
+            scope.filters[SQLName(layer)] = expression
         }
         return scope
     }

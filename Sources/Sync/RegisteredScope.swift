@@ -16,7 +16,7 @@ struct RegisteredScope: Sendable, Hashable {
     var areaWKT: String?
     var areaCRS: String?
     /// Filter expressions by lower-cased layer name.
-    var filters: [String: String]
+    var filters: [SQLName: String]
     /// The registration's options as the source holds them (clip, CRS...), nil for a scope
     /// taken from the package.
     private var registeredOptions: String?
@@ -33,11 +33,11 @@ struct RegisteredScope: Sendable, Hashable {
     }
 
     /// The `where:LAYER` entries of a registration's options.
-    static func filters(in optionsJSON: String) -> [String: String] {
+    static func filters(in optionsJSON: String) -> [SQLName: String] {
         let object = (try? JSONSerialization.jsonObject(with: Data(optionsJSON.utf8))) as? [String: Any] ?? [:]
-        var filters: [String: String] = [:]
+        var filters: [SQLName: String] = [:]
         for (key, value) in object where key.hasPrefix("where:") {
-            if let expression = value as? String { filters[String(key.dropFirst("where:".count)).lowercased()] = expression }
+            if let expression = value as? String { filters[SQLName(String(key.dropFirst("where:".count)))] = expression }
         }
         return filters
     }
@@ -46,7 +46,7 @@ struct RegisteredScope: Sendable, Hashable {
     /// filters (already checked).
     var optionsJSON: String {
         if let registeredOptions { return registeredOptions }
-        let object = Dictionary(uniqueKeysWithValues: filters.map { ("where:\($0.key)", $0.value) })
+        let object = Dictionary(uniqueKeysWithValues: filters.map { ("where:\($0.key.folded)", $0.value) })
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
@@ -65,7 +65,7 @@ struct RegisteredScope: Sendable, Hashable {
     func applied(to tables: [SyncTable], source: Connection) throws -> [SyncTable] {
         try tables.map { table in
             var table = table
-            table.cut.filter = filters[table.name.lowercased()]
+            table.cut.filter = filters[table.sqlName]
             table.filterExpression = nil
             if let expression = table.cut.filter {
                 do {

@@ -27,7 +27,7 @@ enum SchemaMigration {
         var additions: [Addition] = []
         let sourceTables = try SourceGeodatabase(connection: source).trackedTables()
         for tracked in try PackageChangeTracking(connection: package).trackedTables()
-        where sourceTables.contains(where: { $0.name.lowercased() == tracked.name.lowercased() }) {
+        where sourceTables.contains(where: { SQLName($0.name) == SQLName(tracked.name) }) {
             additions += try compare(table: tracked.name, package: package, source: source)
         }
         return additions
@@ -58,14 +58,14 @@ enum SchemaMigration {
             // New columns in the base tables and the triggers, before the values come down.
             let tables = try tracking.install()
             for (name, columns) in Dictionary(grouping: additions, by: \.table) {
-                guard let table = tables.first(where: { $0.name.lowercased() == name.lowercased() }) else { continue }
+                guard let table = tables.first(where: { SQLName($0.name) == SQLName(name) }) else { continue }
                 try download(columns.map(\.column.name), of: table, package: package, source: source)
             }
         }
         if additions.isEmpty { try tracking.install() }
         // Packages made before clipped layers refused their geometry edits get the triggers now.
-        let tracked = Set(try tracking.trackedTables().map { $0.name.lowercased() })
-        let clipped = try PackageMetadata.layerCuts(in: package).filter { $0.value.clipped && tracked.contains($0.key.lowercased()) }
+        let tracked = Set(try tracking.trackedTables().map { SQLName($0.name) })
+        let clipped = try PackageMetadata.layerCuts(in: package).filter { $0.value.clipped && tracked.contains(SQLName($0.key)) }
         try tracking.installClipGuards(tables: clipped.keys.sorted())
     }
 
@@ -102,7 +102,7 @@ enum SchemaMigration {
         // The base table has the columns tracking was installed with: a column of the package
         // table missing from it was added in the package, not dropped at the source.
         let built = try columns(SyncSchema.baseTable(for: table), in: package)
-        func find(_ name: String, _ list: [Column]) -> Column? { list.first { $0.name.lowercased() == name.lowercased() } }
+        func find(_ name: String, _ list: [Column]) -> Column? { list.first { SQLName($0.name) == SQLName(name) } }
         let prefix = "schema of '\(table)' differs between package and source:"
         for column in inPackage {
             let wasBuilt = find(column.name, built)
@@ -128,8 +128,8 @@ enum SchemaMigration {
 
     /// The source's columns the package lacks, which a renamed column would be among.
     private static func renamedHint(_ inPackage: [Column], _ atSource: [Column]) -> String {
-        let known = Set(inPackage.map { $0.name.lowercased() })
-        let new = atSource.map(\.name).filter { !known.contains($0.lowercased()) }
+        let known = Set(inPackage.map { SQLName($0.name) })
+        let new = atSource.map(\.name).filter { !known.contains(SQLName($0)) }
         return new.isEmpty ? "" : "; the source has \(new.count == 1 ? "a column" : "columns") the package lacks: \(new.joined(separator: ", "))"
     }
 }

@@ -108,11 +108,11 @@ extension SyncRun {
 
     /// The columns of `table` that key relationships match on.
     func relationKeys(of table: SyncTable) -> [String] {
-        let name = table.name.lowercased()
+        let name = table.sqlName
         return relationships.flatMap { r -> [String] in
             guard case .keys = r.storage else { return [] }
-            return r.ends.filter { $0.table.lowercased() == name }.map(\.key)
-        }.compactMap { key in table.valueColumns.first { $0.lowercased() == key.lowercased() } }
+            return r.ends.filter { SQLName($0.table) == name }.map(\.key)
+        }.compactMap { key in table.valueColumns.first(name: SQLName(key)) }
     }
 
     /// A row new to the package (it entered the area, or is new at the source), or whose
@@ -121,11 +121,11 @@ extension SyncRun {
     /// - Parameter row: the row as the source has it (its keys are the source's).
     func bringRelated(to row: RowValues, of table: SyncTable, scope: DownloadScope, run: inout SyncRunState) throws {
         if mappingLinks.isMapping(table) { return }
-        let name = table.name.lowercased()
+        let name = table.sqlName
         for r in relationships {
             guard case .keys = r.storage else { continue }
-            for end in r.ends where end.table.lowercased() == name {
-                guard let otherTable = tablesByName[end.otherTable.lowercased()], scope.isRelatedOnly(otherTable),
+            for end in r.ends where SQLName(end.table) == name {
+                guard let otherTable = tablesByName[SQLName(end.otherTable)], scope.isRelatedOnly(otherTable),
                       let value = row[end.key], !value.isNull else { continue }
                 for globalID in try sourceRows.globalIDs(in: otherTable, where: end.otherKey, is: value) {
                     try bringSourceRow(globalID, table: otherTable, scope: scope, run: &run, counts: true)

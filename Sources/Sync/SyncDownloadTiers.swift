@@ -100,9 +100,9 @@ extension SyncRun {
     /// the package takes only for it come too (its upload may have left it settled).
     private func bringRelatedOfChangedKeys(_ run: inout SyncRunState, scope: DownloadScope) throws {
         for change in run.carried where !run.leftAlone.contains(RowKey(change.table, change.globalID)) {
-            guard let table = tablesByName[change.table.lowercased()], change.operation != .delete else { continue }
-            let keys = relationKeys(of: table).map { $0.lowercased() }
-            guard change.changedColumns.contains(where: { keys.contains($0.lowercased()) }),
+            guard let table = tablesByName[SQLName(change.table)], change.operation != .delete else { continue }
+            let keys = Set(relationKeys(of: table).map { SQLName($0) })
+            guard change.changedColumns.contains(where: { keys.contains(SQLName($0)) }),
                   try packageRows.row(change.globalID, in: table) != nil,
                   let row = try sourceRows.row(change.globalID, in: table) else { continue }
             try bringRelated(to: row, of: table, scope: scope, run: &run)

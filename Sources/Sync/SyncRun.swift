@@ -39,8 +39,8 @@ final class SyncRun {
     let source: Connection
     let state: PackageSyncState
     let tables: [SyncTable]
-    let tablesByName: [String: SyncTable]
-    let areas: [String: Geometry]
+    let tablesByName: [SQLName: SyncTable]
+    let areas: [SQLName: Geometry]
     let projections: LayerProjections
     let relationships: [Relationship]
     let mappingLinks: MappingLinks
@@ -51,7 +51,7 @@ final class SyncRun {
     let sourceRows: RowStore
 
     init(session: SyncSession, package: Connection, source: Connection, state: PackageSyncState,
-         tables: [SyncTable], relationships: [Relationship], areas: [String: Geometry], projections: LayerProjections,
+         tables: [SyncTable], relationships: [Relationship], areas: [SQLName: Geometry], projections: LayerProjections,
          sourcePath: String, geos: GEOSContext) {
         options = session.options
         packageURL = session.packageURL
@@ -59,7 +59,7 @@ final class SyncRun {
         self.source = source
         self.state = state
         self.tables = tables
-        tablesByName = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        tablesByName = Dictionary(tables.map { ($0.sqlName, $0) }, uniquingKeysWith: { a, _ in a })
         self.areas = areas
         self.projections = projections
         self.relationships = relationships
@@ -223,8 +223,8 @@ final class SyncRun {
     /// that stay pending.
     private func clearUploaded(through position: Int64, keeping keep: Set<RowKey>) throws {
         guard options.direction.uploads else { return }
-        // RowKey lower-cases table names; the change log has them as tracked.
+        // A RowKey's table is spelled as first met; the change log has it as tracked.
         try PackageChangeTracking(connection: package).clearChanges(
-            through: position, keeping: keep.map { (tablesByName[$0.table]?.name ?? $0.table, $0.globalID) })
+            through: position, keeping: keep.map { (tablesByName[$0.table]?.name ?? $0.table.text, $0.globalID) })
     }
 }

@@ -15,8 +15,8 @@ struct SyncSetup {
     let tables: [SyncTable]
     let geos: GEOSContext
     let proj: PROJContext
-    /// The area of interest per spatial table (lower-cased name), in its CRS at the source.
-    let areas: [String: Geometry]
+    /// The area of interest per spatial table, in its CRS at the source.
+    let areas: [SQLName: Geometry]
     let projections: LayerProjections
 
     /// - Parameters:

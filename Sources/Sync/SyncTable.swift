@@ -45,6 +45,9 @@ public struct SyncTable: Sendable, Hashable {
         self.sourceGeometryType = sourceGeometryType
     }
 
+    /// The table's name as SQLite compares it (without A-Z letter case).
+    public var sqlName: SQLName { SQLName(name) }
+
     /// The columns whose values sync: all but the key and the global id.
     public var valueColumns: [String] {
         columns.filter { $0 != keyColumn && $0 != globalIDColumn }
@@ -56,6 +59,6 @@ public struct SyncTable: Sendable, Hashable {
 
     /// True for the geometry column.
     public func isGeometry(_ column: String) -> Bool {
-        geometryColumn.map { $0.lowercased() == column.lowercased() } ?? false
+        geometryColumn.map { SQLName($0) == SQLName(column) } ?? false
     }
 }

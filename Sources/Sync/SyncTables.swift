@@ -15,18 +15,18 @@ enum SyncTables {
                      sourceSchema: GeoPackageSchema, manifest: PackageManifest?) throws -> [SyncTable] {
         let packageTables = try PackageChangeTracking(connection: package).trackedTables()
         let sourceTables = try SourceGeodatabase(connection: source).trackedTables()
-        let cuts = Dictionary(try PackageMetadata.layerCuts(in: package).map { ($0.key.lowercased(), $0.value) },
+        let cuts = Dictionary(try PackageMetadata.layerCuts(in: package).map { (SQLName($0.key), $0.value) },
                               uniquingKeysWith: { first, _ in first })
         guard !packageTables.isEmpty else {
             throw SyncError(.notAPackage, "\(package.path) has no tables under change tracking")
         }
         return try packageTables.map { tracked in
-            guard let sourceTable = sourceTables.first(where: { $0.name.lowercased() == tracked.name.lowercased() }) else {
+            guard let sourceTable = sourceTables.first(where: { SQLName($0.name) == SQLName(tracked.name) }) else {
                 throw SyncError(.schemaChanged, "source schema changed since the package was built: table '\(tracked.name)' is no longer synced at the source")
             }
             try compareColumns(table: tracked.name, package: package, source: source)
-            let cut = cuts[tracked.name.lowercased()]
-                ?? manifest?.layers.first { $0.name.lowercased() == tracked.name.lowercased() }?.cut
+            let cut = cuts[SQLName(tracked.name)]
+                ?? manifest?.layers.first { SQLName($0.name) == SQLName(tracked.name) }?.cut
             let packageLayer = packageSchema.layer(named: tracked.name)
             let sourceLayer = sourceSchema.layer(named: sourceTable.name)
             let geometry = packageLayer?.geometryColumn
@@ -56,7 +56,7 @@ enum SyncTables {
     /// - Throws: ``SyncError`` (`unsupportedLayer`) when PROJ does not know a CRS or cannot
     ///   take the area into a layer's.
     static func areas(for tables: [SyncTable], state: PackageSyncState,
-                      sourceSchema schema: GeoPackageSchema, geos: GEOSContext, proj: PROJContext) throws -> [String: Geometry] {
+                      sourceSchema schema: GeoPackageSchema, geos: GEOSContext, proj: PROJContext) throws -> [SQLName: Geometry] {
         let wkt = state.areaWKT
         let crs = state.areaCRS ?? "EPSG:4326"
         guard let wkt, !wkt.isEmpty else { return [:] }
@@ -64,17 +64,17 @@ enum SyncTables {
         do { area = try AreaOfInterest(parsing: wkt, crs: crs, context: geos) } catch {
             throw SyncError(.notAPackage, "the package's area (\(crs)) cannot be read: \(error)")
         }
-        var areas: [String: Geometry] = [:]
+        var areas: [SQLName: Geometry] = [:]
         for table in tables where table.cut.spatial && table.geometryColumn != nil {
             guard let srsID = table.sourceSRSID, let srs = schema.spatialReferenceSystem(id: srsID) else {
-                areas[table.name.lowercased()] = area.geometry
+                areas[table.sqlName] = area.geometry
                 continue
             }
             let definition = srs.projDefinition
             do {
                 let layerCRS = try CoordinateReferenceSystem(definition, context: proj)
                 // As `create` took it, so both select the same rows.
-                areas[table.name.lowercased()] = try area.geometry(in: layerCRS, proj: proj, geos: geos)
+                areas[table.sqlName] = try area.geometry(in: layerCRS, proj: proj, geos: geos)
             } catch {
                 throw SyncError(.unsupportedLayer, """
                     cannot take the package's area from \(crs) into the CRS of layer '\(table.name)' at the source \

@@ -85,7 +85,7 @@ extension SyncRun {
         for (index, change) in changes.enumerated() {
             options.progress?(.upload, index + 1, changes.count)
             if plans.count % Self.rowsBetweenChecks == 0 { try checkCancelled() }
-            guard let table = tablesByName[change.table.lowercased()] else { continue }
+            guard let table = tablesByName[SQLName(change.table)] else { continue }
             if discards.contains(RowKey(change.table, change.globalID)) {
                 let result = RowReconciliation(conflicts: [discarded(change, in: table)])
                 outcome.conflicts += result.conflicts

@@ -17,9 +17,9 @@ final class VerifyComparison {
     private let projections: LayerProjections
     private let mappingLinks: MappingLinks
     private let geos: GEOSContext
-    /// Tables (lower-cased) whose geometry column the package declares Multi: a cut there is
+    /// Tables whose geometry column the package declares Multi: a cut there is
     /// expected as a Multi geometry, as `create` writes it.
-    private let multiTables: Set<String>
+    private let multiTables: Set<SQLName>
     /// The package's change log: the operation of each locally changed row.
     private let pending: [RowKey: ChangeOperation]
     /// Rows the source changed after the package's position, other than by its own syncs.
@@ -31,7 +31,7 @@ final class VerifyComparison {
         tables = setup.tables
         geos = setup.geos
         multiTables = Set(setup.packageSchema.layers.compactMap { layer in
-            layer.geometryColumn.flatMap { $0.geometryTypeName.uppercased().hasPrefix("MULTI") ? layer.name.lowercased() : nil }
+            layer.geometryColumn.flatMap { $0.geometryTypeName.uppercased().hasPrefix("MULTI") ? SQLName(layer.name) : nil }
         })
         projections = setup.projections
         mappingLinks = MappingLinks(relationships: setup.packageSchema.relationships, tables: tables, package: package, source: source)
@@ -175,7 +175,7 @@ final class VerifyComparison {
         guard table.isGeometry(column), table.cut.clipped || projections.isReprojected(table) else { return row.exact(index) }
         do {
             let value = try scope.packageGeometry(row.values.values[index], of: table)
-            guard multiTables.contains(table.name.lowercased()), case .blob(let bytes) = value,
+            guard multiTables.contains(table.sqlName), case .blob(let bytes) = value,
                   let decoded = try? GeoPackageBinary(bytes: bytes), !decoded.isEmpty else { return ExactValue(value) }
             return .blob(GeoPackageBinary(geometry: decoded.geometry.promotedToMulti, srsID: decoded.srsID).encoded())
         } catch let error as SyncError where error.kind == .unsupportedLayer {

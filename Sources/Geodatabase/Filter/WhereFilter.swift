@@ -50,14 +50,14 @@ public struct WhereFilter: Sendable, Hashable {
         try Self.checkLexically(expression).map { throw refused($0) }
 
         var violation: String?
-        let own = table.lowercased()
+        let own = SQLName(table)
         connection.setAuthorizer { request in
             let decision: AuthorizerDecision
             switch request.action {
             case .select:
                 decision = .allow
             case .read(let t, _):
-                decision = t.lowercased() == own && (request.database ?? "main") == "main" ? .allow : .deny
+                decision = SQLName(t) == own && (request.database ?? "main") == "main" ? .allow : .deny
                 if decision == .deny { violation = violation ?? "it reads table \(t), not only \(table)" }
             case .function(let name):
                 decision = Self.forbiddenFunctions.contains(name.lowercased()) ? .deny : .allow

@@ -39,7 +39,7 @@ public struct GeoPackageSchema: Sendable, Hashable {
 
     /// The layer of that name, compared without letter case as SQLite does.
     public func layer(named name: String) -> LayerInfo? {
-        layers.first { $0.name.lowercased() == name.lowercased() }
+        layers.first { SQLName($0.name) == SQLName(name) }
     }
 
     /// The SRS of that id.
@@ -187,7 +187,7 @@ private func readLayers(_ connection: Connection) throws -> [LayerInfo] {
         }
         layer.fields = try readFields(of: actual, in: connection)
         layer.primaryKey = integerPrimaryKey(of: layer.fields)
-        layer.globalIDColumn = layer.fields.first { $0.name.lowercased() == "globalid" }?.name
+        layer.globalIDColumn = layer.fields.first { SQLName($0.name) == "globalid" }?.name
         if hasGeometryColumns, let geometry = try connection.query("""
             SELECT column_name, upper(geometry_type_name), srs_id, z, m FROM gpkg_geometry_columns
             WHERE lower(table_name) = lower(?)
@@ -211,7 +211,7 @@ private func readLayers(_ connection: Connection) throws -> [LayerInfo] {
                 WHERE lower(table_name) = lower(?)
                 """, [.text(name)]) {
                 guard let columnName = column[0].stringValue,
-                      let index = layer.fields.firstIndex(where: { $0.name.lowercased() == columnName.lowercased() })
+                      let index = layer.fields.firstIndex(where: { SQLName($0.name) == SQLName(columnName) })
                 else { continue }
                 layer.fields[index].dataColumn = DataColumnInfo(
                     name: column[1].stringValue, title: column[2].stringValue, description: column[3].stringValue,

@@ -70,7 +70,7 @@ extension Relationship {
             throw GeodatabaseError(.unknownTable, "\(connection.path): no table named '\(table)'")
         }
         guard let field = try readFields(of: tableName, in: connection)
-            .first(where: { $0.name.lowercased() == column.lowercased() }) else {
+            .first(where: { SQLName($0.name) == SQLName(column) }) else {
             throw GeodatabaseError(.unknownColumn, "\(connection.path): table '\(tableName)' has no column '\(column)'")
         }
         return RelationshipEnd(table: tableName, field: field)

@@ -203,7 +203,7 @@ public struct LayerInfo: Sendable, Hashable {
 
     /// The field of that name, compared without letter case as SQLite does.
     public func field(named name: String) -> FieldInfo? {
-        fields.first { $0.name.lowercased() == name.lowercased() }
+        fields.first { SQLName($0.name) == SQLName(name) }
     }
 }
 

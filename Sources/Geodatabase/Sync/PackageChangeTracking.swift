@@ -110,8 +110,8 @@ public struct PackageChangeTracking {
                 let g = SQL.identifier(table.globalIDColumn)
                 // A column added to the package only (not by a sync) is missing from the base
                 // table: its base is unknown, so NULL, and the sync refuses it by name.
-                let baseFields = Set(try readFields(of: SyncSchema.baseTable(for: table.name), in: connection).map { $0.name.lowercased() })
-                let baseColumns = columns.map { baseFields.contains($0.lowercased()) ? "b.\(SQL.identifier($0))" : "NULL" }
+                let baseFields = Set(try readFields(of: SyncSchema.baseTable(for: table.name), in: connection).map { SQLName($0.name) })
+                let baseColumns = columns.map { baseFields.contains(SQLName($0)) ? "b.\(SQL.identifier($0))" : "NULL" }
                     .joined(separator: ", ")
                 let currentColumns = columns.map { "t.\(SQL.identifier($0))" }.joined(separator: ", ")
                 // By index: base and current share `columns` (no name lookups per row).
@@ -246,8 +246,8 @@ public struct PackageChangeTracking {
     private func ensureImageTable(_ name: String, of table: TrackedTable, extra: [String]) throws {
         let fields = try readFields(of: table.name, in: connection)
         if try tableExists(name, in: connection) {
-            let existing = Set(try readFields(of: name, in: connection).map { $0.name.lowercased() })
-            for field in fields where !existing.contains(field.name.lowercased()) {
+            let existing = Set(try readFields(of: name, in: connection).map { SQLName($0.name) })
+            for field in fields where !existing.contains(SQLName(field.name)) {
                 try connection.execute("ALTER TABLE \(SQL.identifier(name)) ADD COLUMN \(SQL.identifier(field.name)) \(field.declaredType)")
             }
             return

@@ -16,7 +16,7 @@ public struct RowValues: Sendable, Hashable {
     /// The value of a column (any letter case), nil when the row has no such column.
     public subscript(column: String) -> SQLiteValue? {
         if let index = columns.firstIndex(of: column) { return values[index] }
-        return columns.firstIndex { $0.lowercased() == column.lowercased() }.map { values[$0] }
+        return columns.firstIndex(name: SQLName(column)).map { values[$0] }
     }
 }
 

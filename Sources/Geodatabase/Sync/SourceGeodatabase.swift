@@ -112,7 +112,7 @@ public struct SourceGeodatabase {
             for statement in SyncSchema.commonDDL + SyncSchema.sourceDDL { try connection.execute(statement) }
             var names = try options.tables ?? defaultTrackedTableNames(connection)
             for already in try loadTrackedTables(connection)
-            where !names.contains(where: { $0.lowercased() == already.name.lowercased() }) {
+            where !names.contains(name: SQLName(already.name)) {
                 names.append(already.name)
             }
             var tables: [TrackedTable] = []
@@ -193,13 +193,13 @@ public struct SourceGeodatabase {
     public func forEachChange(since generation: Int64, excludingReplica: String? = nil, tables: [String]? = nil,
                               _ body: (SourceChange) throws -> Void) throws {
         try requireEnabled()
-        let wanted = tables.map { Set($0.map { $0.lowercased() }) }
+        let wanted = tables.map { Set($0.map { SQLName($0) }) }
         try connection.forEachRow("""
             SELECT generation, table_name, globalid, operation, replica_id, sync_id, changed_at
             FROM pkgbuild_changes WHERE \(Self.changesSince) ORDER BY generation
             """, [.integer(generation), excludingReplica.map(SQLiteValue.text) ?? .null]) { row in
             let table = row.value(at: 1).stringValue ?? ""
-            if let wanted, !wanted.contains(table.lowercased()) { return }
+            if let wanted, !wanted.contains(SQLName(table)) { return }
             let globalID = row.value(at: 2).stringValue ?? ""
             let operation = try ChangeOperation(parsing: row.value(at: 3), in: SyncSchema.changesTable, table: table,
                                                 globalID: globalID)
@@ -215,13 +215,13 @@ public struct SourceGeodatabase {
     public func requireKnownOperations(since generation: Int64, excludingReplica: String? = nil,
                                        tables: [String]? = nil) throws {
         try requireEnabled()
-        let wanted = tables.map { Set($0.map { $0.lowercased() }) }
+        let wanted = tables.map { Set($0.map { SQLName($0) }) }
         let damaged = try connection.query("""
             SELECT table_name, globalid, operation FROM pkgbuild_changes
             WHERE \(Self.changesSince) AND \(ChangeOperation.unknownOperationSQL) ORDER BY generation
             """, [.integer(generation), excludingReplica.map(SQLiteValue.text) ?? .null])
         try ChangeOperation.requireKnown(damaged.filter { row in
-            wanted.map { $0.contains((row[0].stringValue ?? "").lowercased()) } ?? true
+            wanted.map { $0.contains(SQLName(row[0].stringValue ?? "")) } ?? true
         }, in: SyncSchema.changesTable)
     }
 

@@ -52,7 +52,7 @@ func defaultTrackedTableNames(_ connection: Connection) throws -> [String] {
         """).compactMap { $0[0].stringValue }
     if try tableExists("gpkgext_relations", in: connection) {
         for row in try connection.query("SELECT mapping_table_name FROM gpkgext_relations ORDER BY id") {
-            if let name = row[0].stringValue, !names.contains(where: { $0.lowercased() == name.lowercased() }) {
+            if let name = row[0].stringValue, !names.contains(name: SQLName(name)) {
                 names.append(name)
             }
         }
@@ -72,7 +72,7 @@ func prepareTrackedTable(_ requested: String, in connection: Connection,
     guard let name = try canonicalTableName(requested, in: connection) else {
         throw GeodatabaseError(.unknownTable, "\(connection.path): no table named '\(requested)'")
     }
-    if name.lowercased().hasPrefix("pkgbuild_") || name.lowercased().hasPrefix("gpkg") || name.lowercased().hasPrefix("rtree_") {
+    if ["pkgbuild_", "gpkg", "rtree_"].contains(where: SQLName(name).hasPrefix) {
         throw GeodatabaseError(.invalidArgument, "\(connection.path): '\(name)' is a metadata table, not user data")
     }
     var fields = try readFields(of: name, in: connection)
@@ -80,7 +80,7 @@ func prepareTrackedTable(_ requested: String, in connection: Connection,
     if let integerKey = integerPrimaryKey(of: fields) {
         key = integerKey
     } else if (try? connection.query("SELECT rowid FROM \(SQL.identifier(name)) LIMIT 0")) != nil,
-              !fields.contains(where: { $0.name.lowercased() == "rowid" }) {
+              !fields.contains(where: { SQLName($0.name) == "rowid" }) {
         key = "rowid"
     } else {
         throw GeodatabaseError(.invalidContent,
@@ -88,7 +88,7 @@ func prepareTrackedTable(_ requested: String, in connection: Connection,
     }
 
     let globalID: String
-    if let existing = fields.first(where: { $0.name.lowercased() == "globalid" }) {
+    if let existing = fields.first(where: { SQLName($0.name) == "globalid" }) {
         let type = existing.declaredType.uppercased()
         if ["INT", "REAL", "FLOA", "DOUB", "BLOB", "NUM", "BOOL", "DATE"].contains(where: { type.contains($0) })
             || existing.primaryKeyIndex > 0 {
@@ -133,8 +133,8 @@ private func hasUniqueIndex(on column: String, of table: String, in connection: 
     for index in try connection.query("SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1", [.text(table)]) {
         guard let indexName = index[0].stringValue else { continue }
         let columns = try connection.query("SELECT name FROM pragma_index_info(?)", [.text(indexName)])
-            .compactMap { $0[0].stringValue?.lowercased() }
-        if columns == [column.lowercased()] { return true }
+            .compactMap { $0[0].stringValue.map { SQLName($0) } }
+        if columns == [SQLName(column)] { return true }
     }
     return false
 }

@@ -68,7 +68,7 @@ public struct SourceEnableCommand: Command {
         let journalMode = try connection.journalMode?.rawValue ?? "unknown"
 
         let rows = tracked.map { table -> (TrackedTable, GlobalIDAction) in
-            let key = table.name.lowercased()
+            let key = SQLName(table.name)
             if before.trackedTables.contains(key) { return (table, .existing) }
             return (table, before.globalIDColumns[key] != nil ? .adopted : .added)
         }
@@ -118,9 +118,9 @@ public struct SourceEnableCommand: Command {
         var totalChanges: Int
         var journalMode: Connection.JournalMode?
         var isEnabled: Bool
-        var trackedTables: Set<String>
-        /// Lower-cased table name -> its `globalid` column (any letter case).
-        var globalIDColumns: [String: String]
+        var trackedTables: Set<SQLName>
+        /// Table name -> its `globalid` column (any letter case).
+        var globalIDColumns: [SQLName: String]
 
         init(_ connection: Connection) throws {
             schemaVersion = try connection.scalar("PRAGMA schema_version")?.int64Value ?? 0
@@ -128,14 +128,14 @@ public struct SourceEnableCommand: Command {
             journalMode = try connection.journalMode
             let source = SourceGeodatabase(connection: connection)
             isEnabled = try source.isEnabled()
-            trackedTables = Set(try source.trackedTables().map { $0.name.lowercased() })
-            var columns: [String: String] = [:]
+            trackedTables = Set(try source.trackedTables().map { SQLName($0.name) })
+            var columns: [SQLName: String] = [:]
             for row in try connection.query("""
                 SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p
                 WHERE m.type = 'table' AND lower(p.name) = 'globalid'
                 """) {
                 if let table = row[0].stringValue, let column = row[1].stringValue {
-                    columns[table.lowercased()] = column
+                    columns[SQLName(table)] = column
                 }
             }
             globalIDColumns = columns

@@ -69,19 +69,19 @@ public struct SourceStatusCommand: Command {
             let sourceDatabase = SourceGeodatabase(connection: connection)
             let isEnabled = try sourceDatabase.isEnabled()
             let tracked = isEnabled ? try sourceDatabase.trackedTables() : []
-            let trackedByName = Dictionary(tracked.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            let trackedByName = Dictionary(tracked.map { (SQLName($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             func rowCount(_ table: String) throws -> Int64 {
                 try connection.scalar("SELECT count(*) FROM \(SQL.identifier(table))")?.int64Value ?? 0
             }
 
             var rows: [TableRow] = []
             for layer in schema.layers where layer.kind == .features || layer.kind == .attributes {
-                let trackedTable = trackedByName[layer.name.lowercased()]
+                let trackedTable = trackedByName[SQLName(layer.name)]
                 rows.append(TableRow(name: layer.name, kind: layer.kind.dataType, rowCount: try rowCount(layer.name),
                                      globalIDColumn: trackedTable?.globalIDColumn ?? layer.globalIDColumn,
                                      isTracked: trackedTable != nil))
             }
-            for table in tracked where !rows.contains(where: { $0.name.lowercased() == table.name.lowercased() }) {
+            for table in tracked where !rows.contains(where: { SQLName($0.name) == SQLName(table.name) }) {
                 rows.append(TableRow(name: table.name, kind: "mapping", rowCount: try rowCount(table.name),
                                      globalIDColumn: table.globalIDColumn, isTracked: true))
             }
