@@ -66,6 +66,19 @@ import TestSupport
         #expect(byName.stdout.contains("'pkgbuild sync PKG --reattach'"), "\(byName.stdout)")
     }
 
+    /// Which replica a package is, data.gpkg says: a package whose manifest.json is damaged (and
+    /// whose directory no longer has the name the registry lists) is still that replica.
+    @Test func unregisterByAPackageWhoseManifestIsDamaged() throws {
+        let fixture = try Fixture()
+        let denali = try fixture.replicaID(fixture.denali)
+        let moved = (fixture.denali as NSString).deletingLastPathComponent + "/moved.pkg"
+        try FileManager.default.moveItem(atPath: fixture.denali, toPath: moved)
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: moved + "/manifest.json"))
+        let result = CLI.run(["source", "unregister", fixture.source, moved])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(try sqliteScalar(fixture.source, "SELECT count(*) FROM pkgbuild_replicas WHERE replica_id = '\(denali)'") == "0")
+    }
+
     @Test func unregisterTakesAnIdInAnyCaseWithoutBraces() throws {
         let fixture = try Fixture()
         let id = try fixture.replicaID(fixture.kodiak)

@@ -39,7 +39,9 @@ struct ReplicaReference {
     /// The replica id a package records, nil when `given` is not a package.
     /// - Throws: ``GeodatabaseError`` for a package built without registering at a source.
     private func packageReplicaID() throws -> String? {
-        guard let files = try? PackageFiles(URL(fileURLWithPath: given)),
+        // Only data.gpkg says which replica a package is: a damaged manifest must not make a
+        // package look like a name.
+        guard let files = try? PackageFiles(URL(fileURLWithPath: given), expecting: .editing),
               FileManager.default.isReadableFile(atPath: files.data.path),
               let connection = try? Connection(path: files.data.path, mode: .readOnly),
               let values = try? PackageMetadata.values(in: connection), !values.isEmpty else { return nil }
