@@ -17,6 +17,9 @@ final class DownloadScope {
     /// Statements prepared once: the layers' filters on the source, membership lookups on the package.
     private let sourceStatements: StatementCache
     private let packageStatements: StatementCache
+    /// Per filtered table: the query testing one source row against its filter, rendered once
+    /// (a download asks it for every row it brings).
+    private var filterQueries: [SQLName: String] = [:]
     /// Per related-only table: its key-based links to spatial tables, as
     /// (this table's column, the spatial table, its column).
     private var links: [SQLName: [(column: String, table: String, otherColumn: String)]] = [:]
@@ -189,10 +192,12 @@ final class DownloadScope {
     /// Evaluates the layer's `--where` (as ``RegisteredScope`` parsed or checked it) on the
     /// source row.
     private func passesFilter(_ filter: String, row: RowValues, table: SyncTable) throws -> Bool {
-        let condition = table.filterExpression?.sqlite ?? "(\(filter))"
-        let statement = try sourceStatements.statement("""
-            SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND \(condition)
-            """)
+        let query = filterQueries[table.sqlName] ?? {
+            let condition = table.filterExpression?.sqlite ?? "(\(filter))"
+            return "SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND \(condition)"
+        }()
+        filterQueries[table.sqlName] = query
+        let statement = try sourceStatements.statement(query)
         defer { statement.reset() }
         try statement.bind([row[table.globalIDColumn] ?? .null])
         return try statement.step()

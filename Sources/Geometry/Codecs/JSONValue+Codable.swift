@@ -44,7 +44,9 @@ extension JSONValue: Codable {
             case .int(let i): try c.encode(i)
             case .number(let d): try c.encode(d)
             case .string(let s): try c.encode(s)
-            default: try c.encodeNil()
+            case .null: try c.encodeNil()
+            // Spelled out, so that a new case cannot pass as null.
+            case .object, .array: preconditionFailure("containers are encoded above")
             }
         }
     }
