@@ -33,14 +33,20 @@ let package = Package(
         .target(name: "TilePackage", dependencies: ["Diagnostics", "Geometry", "SQLite", "HTTP"]),
         // The offline package's own format: manifest, layout, the pkgbuild_* tables of data.gpkg.
         .target(name: "PackageFormat", dependencies: ["Diagnostics", "Geodatabase", "Geometry", "SQLite"]),
-        .target(name: "Extract", dependencies: ["Diagnostics", "PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
-        .target(name: "Sync", dependencies: ["Diagnostics", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        // The seam between the tools and the databases they cut from and sync with: the source
+        // protocols, their neutral values, the registry that picks a driver by address.
+        .target(name: "SourceDrivers", dependencies: ["Diagnostics", "PackageFormat", "Geodatabase", "Geometry"]),
+        // The GeoPackage driver: a sync-enabled GeoPackage as a source.
+        .target(name: "GeoPackageSource",
+                dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "Extract", dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
+        .target(name: "Sync", dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         // Reading a package back: what it holds, warnings, the SVG and GeoJSON drawings.
         .target(name: "Inspect", dependencies: ["PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite"]),
         // What field and desktop apps link: open a package, identify, related, edit, sync.
-        .target(name: "PkgBuildKit", dependencies: ["Diagnostics", "Sync", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "PkgBuildKit", dependencies: ["Diagnostics", "Sync", "SourceDrivers", "GeoPackageSource", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "PkgBuildCLI",
-                dependencies: ["PkgBuildKit", "Sync", "Extract", "Inspect", "PackageFormat", "Geodatabase", "TilePackage",
+                dependencies: ["PkgBuildKit", "Sync", "SourceDrivers", "GeoPackageSource", "Extract", "Inspect", "PackageFormat", "Geodatabase", "TilePackage",
                                "Geometry", "SQLite", "HTTP"]),
         .executableTarget(name: "pkgbuild", dependencies: ["PkgBuildCLI"]),
 
@@ -55,7 +61,7 @@ let package = Package(
         .testTarget(name: "PkgBuildKitTests",
                     dependencies: ["PkgBuildKit", "PkgBuildCLI", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "Extract", "Inspect", "PackageFormat", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "PkgBuildCLI", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SourceDrivers", "GeoPackageSource", "PkgBuildCLI", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -206,3 +206,46 @@ private func hex(_ b: UInt8) -> String {
     let s = String(b, radix: 16, uppercase: true)
     return s.count == 1 ? "0" + s : s
 }
+
+extension GeoPackageBinary {
+    /// The geometry value of a blob, read from its header: the WKB after it copied as it is,
+    /// never decoded (a sync moves thousands of rows through the seam).
+    /// - Throws: `GeometryError` for a bad header.
+    public static func geometryValue(of bytes: [UInt8]) throws -> GeometryValue {
+        let header = try bytes.withUnsafeBytes { try GeoPackageBinaryHeader($0) }
+        return GeometryValue(wkb: Array(bytes[header.wkbOffset...]), srsID: Int64(header.srsID),
+                             envelope: header.envelope, isEmpty: header.isEmpty)
+    }
+
+    /// The blob of a geometry value: a little-endian header with its srs id and its envelope
+    /// (computed from the WKB when the value has none), then the WKB as it is.
+    /// - Throws: `GeometryError` for WKB that cannot be scanned, or an srs id outside 32 bits.
+    public static func blob(of value: GeometryValue) throws -> [UInt8] {
+        guard let srsID = Int32(exactly: value.srsID) else {
+            throw GeometryError(.malformedInput, "GeoPackage geometry: srs_id \(value.srsID) does not fit 32 bits")
+        }
+        var envelope = value.envelope
+        if envelope == nil && !value.isEmpty {
+            var xy: Envelope?
+            try value.wkb.withUnsafeBytes { bytes in
+                var reader = WKBReader(bytes)
+                try reader.scanEnvelope(into: &xy)
+            }
+            envelope = xy.map { GeoPackageEnvelope($0) }
+        }
+        let kind = value.isEmpty ? GeoPackageEnvelopeKind.none : envelope?.kind ?? .none
+        var out: [UInt8] = [0x47, 0x50, 0, 1 | kind.rawValue << 1 | (value.isEmpty ? 0x10 : 0)]
+        out.reserveCapacity(8 + kind.doubleCount * 8 + value.wkb.count)
+        func append<T: FixedWidthInteger>(_ v: T) {
+            withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
+        }
+        append(srsID)
+        if let e = envelope, kind != .none {
+            for v in [e.x.min, e.x.max, e.y.min, e.y.max] { append(v.bitPattern) }
+            if let z = e.z { append(z.min.bitPattern); append(z.max.bitPattern) }
+            if let m = e.m { append(m.min.bitPattern); append(m.max.bitPattern) }
+        }
+        out.append(contentsOf: value.wkb)
+        return out
+    }
+}

@@ -1,4 +1,4 @@
-/// Sync's side of the conflict store: the conflicts of each applied sync, kept at the source
+/// The GeoPackage source's side of the conflict store: the conflicts of each applied sync, kept at the source
 /// (`pkgbuild_sync_conflicts`, the package table's value columns plus `sync_id`) and written
 /// in the sync's own source transaction, so that a sync interrupted after the source committed
 /// learns from it, on its re-run, which rows stayed pending.

@@ -1,30 +1,31 @@
-/// Reading and writing rows by global id in one database (the source or the package), with
-/// statements prepared once per table and shape: a sync touches thousands of rows.
-import Geodatabase
+/// Reading and writing rows by global id in one GeoPackage (a package, or a GeoPackage
+/// source), with statements prepared once per table and shape: a sync touches thousands of
+/// rows.
 import SQLite
 
 /// Rows of synced tables in one database, addressed by global id.
 ///
 /// - Important: Holds prepared statements of its connection: one owner at a time.
-final class RowStore {
-    let connection: Connection
+public final class RowStore {
+    public let connection: Connection
     private let statements: StatementCache
-    /// The SELECT of each table, built once (quoting names costs more than the lookup).
-    private var selects: [String: String] = [:]
+    /// The SELECT of each table and column list, built once (quoting names costs more than
+    /// the lookup).
+    private var selects: [TableShape: String] = [:]
 
-    init(connection: Connection) {
+    public init(connection: Connection) {
         self.connection = connection
         statements = StatementCache(connection)
     }
 
-    /// The row of that global id (every column of the table), or nil.
-    func row(_ globalID: String, in table: SyncTable) throws -> RowValues? {
+    /// The row of that global id (the shape's columns), or nil.
+    public func row(_ globalID: String, in table: TableShape) throws -> RowValues? {
         let sql: String
-        if let known = selects[table.name] {
+        if let known = selects[table] {
             sql = known
         } else {
             sql = "SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
-            selects[table.name] = sql
+            selects[table] = sql
         }
         let statement = try statements.statement(sql)
         defer { statement.reset() }
@@ -34,7 +35,7 @@ final class RowStore {
     }
 
     /// The global ids of the rows of `table` whose `column` equals `value` (a relationship key).
-    func globalIDs(in table: SyncTable, where column: String, is value: SQLiteValue) throws -> [String] {
+    public func globalIDs(in table: TableShape, where column: String, is value: SQLiteValue) throws -> [String] {
         let statement = try statements.statement(
             "SELECT \(SQL.identifier(table.globalIDColumn)) FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(column)) = ?")
         defer { statement.reset() }
@@ -47,7 +48,7 @@ final class RowStore {
     }
 
     /// Inserts a row with the columns it names (never the key: each database numbers its own).
-    func insert(_ row: RowValues, into table: SyncTable) throws {
+    public func insert(_ row: RowValues, into table: TableShape) throws {
         let columns = row.columns.filter { $0 != table.keyColumn }
         let sql = "INSERT INTO \(SQL.identifier(table.name)) (\(columns.map(SQL.identifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         try run(sql, columns.map { row[$0] ?? .null })
@@ -56,9 +57,9 @@ final class RowStore {
     /// Sets the columns `values` names in the row of that global id.
     /// - Returns: true when the row exists.
     @discardableResult
-    func update(_ globalID: String, set values: RowValues, in table: SyncTable) throws -> Bool {
+    public func update(_ globalID: String, set values: RowValues, in table: TableShape) throws -> Bool {
         let columns = values.columns.filter { $0 != table.keyColumn && $0 != table.globalIDColumn }
-        guard !columns.isEmpty else { return try row(globalID, in: table) != nil }
+        guard !columns.isEmpty else { return try row(globalID, in: table.with(columns: [table.globalIDColumn])) != nil }
         let sql = "UPDATE \(SQL.identifier(table.name)) SET \(columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: ", ")) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
         try run(sql, columns.map { values[$0] ?? .null } + [.text(globalID)])
         return connection.changes > 0
@@ -67,7 +68,7 @@ final class RowStore {
     /// Deletes the row of that global id.
     /// - Returns: true when there was one.
     @discardableResult
-    func delete(_ globalID: String, from table: SyncTable) throws -> Bool {
+    public func delete(_ globalID: String, from table: TableShape) throws -> Bool {
         try run("DELETE FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?", [.text(globalID)])
         return connection.changes > 0
     }

@@ -1,0 +1,91 @@
+/// The rows of a GeoPackage source: read and written by global id through the GeoPackage's
+/// own row store, values crossing the seam as neutral ones (a geometry blob as WKB).
+import Geodatabase
+import Geometry
+import SourceDrivers
+import SQLite
+
+extension GeoPackageSyncSource {
+    public func row(_ globalID: String, in table: TableShape) throws -> FieldRow? {
+        try rows.row(globalID, in: table).map { $0.fieldRow(isGeometry: Self.geometryTest(table)) }
+    }
+
+    public func globalIDs(in table: TableShape, where column: String, equals value: FieldValue) throws -> [String] {
+        try rows.globalIDs(in: table, where: column, is: try value.sqliteValue())
+    }
+
+    public func forEachGlobalID(in table: TableShape, _ body: (String) throws -> Void) throws {
+        let g = SQL.identifier(table.globalIDColumn)
+        try connection.forEachRow("SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(g) IS NOT NULL") { row in
+            if let globalID = row.value(at: 0).stringValue { try body(globalID) }
+        }
+    }
+
+    public func value(of column: String, in table: String, where key: String, equals value: FieldValue) throws -> FieldValue? {
+        let statement = try statements.statement(
+            "SELECT \(SQL.identifier(column)) FROM \(SQL.identifier(table)) WHERE \(SQL.identifier(key)) = ?")
+        defer { statement.reset() }
+        try statement.bind([try value.sqliteValue()])
+        guard try statement.step() else { return nil }
+        return FieldValue(statement.value(at: 0), isGeometry: false)
+    }
+
+    public func holder(of values: [(column: String, value: FieldValue)], in table: TableShape,
+                       besides globalID: String) throws -> String? {
+        guard !values.isEmpty else { return nil }
+        let condition = values.map { "\(SQL.identifier($0.column)) = ?" }.joined(separator: " AND ")
+        let g = SQL.identifier(table.globalIDColumn)
+        return try connection.scalar("""
+            SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(condition) AND \(g) IS NOT ? LIMIT 1
+            """, try values.map { try $0.value.sqliteValue() } + [.text(globalID)])?.stringValue
+    }
+
+    /// The filter as `create` ran it: the grammar's rendering in SQLite's dialect, or a filter
+    /// from before the grammar as its text (``layerFilter(_:table:)`` let it through).
+    public func meets(_ filter: LayerFilter, globalID: String, in table: TableShape) throws -> Bool {
+        let name = SQLName(table.name)
+        let query = filterQueries[name] ?? {
+            let condition = filter.expression?.sqlite ?? "(\(filter.text))"
+            return "SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND \(condition)"
+        }()
+        filterQueries[name] = query
+        let statement = try statements.statement(query)
+        defer { statement.reset() }
+        try statement.bind([.text(globalID)])
+        return try statement.step()
+    }
+
+    /// Parses a registered filter against the table's columns; a filter from before the
+    /// grammar passes only SQLite's authorizer check (read-only, its own table).
+    /// - Throws: ``GeodatabaseError`` (`filter`) naming what the check refuses.
+    public func layerFilter(_ text: String, table: String) throws -> LayerFilter {
+        LayerFilter(text: text, expression: try WhereFilter(layer: table, expression: text).storedExpression(on: connection, table: table))
+    }
+
+    /// No savepoint per row: a statement SQLite refuses is undone with its triggers' changes
+    /// (ON CONFLICT ABORT), and the transaction goes on.
+    public func apply(_ write: SourceWrite, in table: TableShape) throws -> SourceWriteOutcome {
+        do {
+            switch write {
+            case .insert(let row):
+                try rows.insert(try RowValues(row), into: table)
+                return .applied(found: true)
+            case .update(let globalID, let values):
+                return .applied(found: try rows.update(globalID, set: try RowValues(values), in: table))
+            case .delete(let globalID):
+                return .applied(found: try rows.delete(globalID, from: table))
+            }
+        } catch let error as SQLiteError where error.isRowRefusal {
+            return .refused(SourceRefusal(uniqueColumns: error.isUniqueViolation ? error.uniqueColumns : nil, message: error.message))
+        } catch let error as GeometryError {
+            return .refused(SourceRefusal(message: "its geometry cannot be stored: \(error)"))
+        }
+    }
+
+    /// Whether a column of the shape is its geometry column (SQLite compares names without
+    /// A-Z case).
+    static func geometryTest(_ table: TableShape) -> (String) -> Bool {
+        guard let geometry = table.geometryColumn.map({ SQLName($0) }) else { return { _ in false } }
+        return { SQLName($0) == geometry }
+    }
+}

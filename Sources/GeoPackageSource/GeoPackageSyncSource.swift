@@ -1,0 +1,136 @@
+/// A sync-enabled GeoPackage as a sync source: its schema, its transactions and its change
+/// cursor (the integer generation of `pkgbuild_changes`). Rows are in
+/// `GeoPackageSyncSource+Rows.swift`, the replica registry in `+Registry.swift`.
+import Geodatabase
+import Geometry
+import PackageFormat
+import SourceDrivers
+import SQLite
+
+/// One GeoPackage source, open for one sync.
+///
+/// - Important: Holds a connection and its prepared statements: one owner at a time.
+public final class GeoPackageSyncSource: SyncSource {
+    public let displayName: String
+    let connection: Connection
+    let geodatabase: SourceGeodatabase
+    let rows: RowStore
+    let statements: StatementCache
+    /// Per filtered table: the query testing one row against its filter, rendered once.
+    var filterQueries: [SQLName: String] = [:]
+    /// A dry run's copy of a read-only file, kept as long as the source is open.
+    private let copies: DryRunCopies
+    private var schema: GeoPackageSchema?
+
+    /// Page cache during a sync, in KiB: a sync rewrites many pages, a larger cache writes
+    /// each once (with the package's, well under 256 MB).
+    static let cacheKiB = 16_384
+
+    init(path: String, displayName: String, busyTimeout: Double, copies: DryRunCopies) throws {
+        self.displayName = displayName
+        self.copies = copies
+        let geoPackage = try GeoPackage(path: path, busyTimeout: busyTimeout)
+        connection = geoPackage.connection
+        try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+        try connection.execute("PRAGMA temp_store = MEMORY")
+        geodatabase = SourceGeodatabase(connection: connection)
+        rows = RowStore(connection: connection)
+        statements = StatementCache(connection)
+    }
+
+    /// What the report should say about how the source was opened (a dry run's copy).
+    public var notes: [String] { copies.notes }
+
+    // MARK: Schema
+
+    public func trackedTables() throws -> [SourceTable] {
+        let schema = try readSchema()
+        return try geodatabase.trackedTables().map { tracked in
+            let declared = try connection.query("SELECT name, type FROM pragma_table_info(?)", [.text(tracked.name)])
+            let columns = declared.map { row in
+                let type = row[1].stringValue ?? ""
+                return SourceColumn(name: row[0].stringValue ?? "", declaredType: type, baseType: Self.baseType(of: type))
+            }
+            let geometry = schema.layer(named: tracked.name)?.geometryColumn.map {
+                SourceGeometryColumn(name: $0.name, srsID: $0.srsID, declaredType: $0.declaredType)
+            }
+            return SourceTable(name: tracked.name, keyColumn: tracked.keyColumn, globalIDColumn: tracked.globalIDColumn,
+                               columns: columns, geometry: geometry)
+        }
+    }
+
+    public func crs(srsID: Int64) throws -> SourceCRS? {
+        try readSchema().spatialReferenceSystem(id: srsID).map { SourceCRS(srsID: srsID, definition: $0.projDefinition) }
+    }
+
+    public func refreshTracking() throws {
+        try geodatabase.refreshTriggers()
+        // Sources registered by earlier versions carry our extension on their user tables.
+        try OwnTables.register(in: connection, side: .source)
+        schema = nil
+    }
+
+    private func readSchema() throws -> GeoPackageSchema {
+        if let schema { return schema }
+        let read = try GeoPackageSchema.read(from: connection)
+        schema = read
+        return read
+    }
+
+    /// The base type of a GeoPackage column type (SQLite's affinity rules for the rest).
+    static func baseType(of declared: String) -> BaseType {
+        let type = declared.uppercased()
+        if DeclaredGeometryType(name: type, z: 2, m: 2) != nil || type == "GEOMETRY" { return .geometry }
+        switch type {
+        case "BOOLEAN": return .boolean
+        case "DATE": return .date
+        case "DATETIME": return .datetime
+        default: break
+        }
+        if type.contains("INT") { return .integer }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .text }
+        if type.contains("BLOB") || type.isEmpty { return .blob }
+        return .real
+    }
+
+    // MARK: Transactions
+
+    public func begin(_ purpose: SourceTransaction) throws {
+        try connection.execute(purpose == .write ? "BEGIN IMMEDIATE" : "BEGIN")
+    }
+
+    public func commit() throws { try connection.execute("COMMIT") }
+
+    public func rollback() throws { try connection.execute("ROLLBACK") }
+
+    public func isTransient(_ error: any Error) -> Bool {
+        (error as? SQLiteError)?.isBusy ?? false
+    }
+
+    public func withApplyContext<T>(replicaID: String, syncID: String, _ body: () throws -> T) throws -> T {
+        try ApplyContext.with(replicaID: replicaID, syncID: syncID, on: connection, body)
+    }
+
+    // MARK: Change cursor
+
+    public func position() throws -> SourcePosition {
+        let generation = try geodatabase.generation()
+        return SourcePosition(cursor: String(generation), generation: generation)
+    }
+
+    public func position(cursor: String?, generation: Int64) throws -> SourcePosition {
+        let read = cursor.flatMap { Int64($0) } ?? generation
+        return SourcePosition(cursor: String(read), generation: read)
+    }
+
+    public func checkChangeLog(since position: SourcePosition, excludingReplica replicaID: String, tables: [String]) throws {
+        try geodatabase.requireKnownOperations(since: position.generation, excludingReplica: replicaID, tables: tables)
+    }
+
+    public func forEachChange(since position: SourcePosition, excludingReplica replicaID: String, tables: [String],
+                              _ body: (SourceRowChange) throws -> Void) throws {
+        try geodatabase.forEachChange(since: position.generation, excludingReplica: replicaID, tables: tables) { change in
+            try body(SourceRowChange(table: change.table, globalID: change.globalID))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// How sync addresses the rows of one table in any database: by global id, with the columns
+/// it reads or writes. Neutral (no SQL in it), so it crosses the seam to a source driver.
+
+/// The columns sync reads or writes of one table, as it addresses rows at the source.
+public struct TableShape: Sendable, Hashable {
+    public var name: String
+    public var keyColumn: String
+    public var globalIDColumn: String
+    public var columns: [String]
+    public var geometryColumn: String?
+
+    public init(name: String, keyColumn: String, globalIDColumn: String, columns: [String], geometryColumn: String? = nil) {
+        self.name = name
+        self.keyColumn = keyColumn
+        self.globalIDColumn = globalIDColumn
+        self.columns = columns
+        self.geometryColumn = geometryColumn
+    }
+
+    /// The same table with only `columns`.
+    public func with(columns: [String]) -> TableShape {
+        TableShape(name: name, keyColumn: keyColumn, globalIDColumn: globalIDColumn, columns: columns,
+                   geometryColumn: columns.contains(where: { $0 == geometryColumn }) ? geometryColumn : nil)
+    }
+}

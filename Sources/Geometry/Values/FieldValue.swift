@@ -1,0 +1,75 @@
+/// The values that cross the seam between sync and a source driver: one column's value of one
+/// row, whatever database it came from. No SQLite value and no GeoPackage blob crosses it: a
+/// geometry is well-known binary with its CRS, so a PostGIS driver hands over its (E)WKB as
+/// it is and a GeoPackage driver strips its header.
+
+/// One column's value.
+public enum FieldValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    /// Text whose bytes are not valid UTF-8 (a Latin-1 export), kept byte for byte: a backend
+    /// that cannot store them refuses the row, it never rewrites them.
+    case textBytes([UInt8])
+    case blob([UInt8])
+    case geometry(GeometryValue)
+
+    public var isNull: Bool { self == .null }
+
+    /// The text of a `.text` value, or of `.textBytes` with invalid bytes replaced (for
+    /// messages only).
+    public var stringValue: String? {
+        switch self {
+        case .text(let text): text
+        case .textBytes(let bytes): String(decoding: bytes, as: UTF8.self)
+        default: nil
+        }
+    }
+}
+
+/// A geometry as it crosses the seam: ISO (or extended) well-known binary, the id of its
+/// spatial reference system in the source's numbering, and the envelope when the source
+/// stores one (so a driver that needs it does not decode the WKB to find it).
+public struct GeometryValue: Sendable, Hashable {
+    public var wkb: [UInt8]
+    public var srsID: Int64
+    public var envelope: GeoPackageEnvelope?
+    public var isEmpty: Bool
+
+    public init(wkb: [UInt8], srsID: Int64, envelope: GeoPackageEnvelope? = nil, isEmpty: Bool = false) {
+        self.wkb = wkb
+        self.srsID = srsID
+        self.envelope = envelope
+        self.isEmpty = isEmpty
+    }
+
+    /// A geometry value of a decoded geometry (ISO WKB, little-endian).
+    public init(_ geometry: Geometry, srsID: Int64) {
+        self.init(wkb: geometry.wkb(), srsID: srsID, isEmpty: geometry.isEmpty)
+    }
+
+    /// The geometry the WKB holds.
+    /// - Throws: `GeometryError` for WKB that does not decode.
+    public func geometry() throws -> Geometry {
+        try Geometry(wkb: wkb)
+    }
+}
+
+/// A row's values crossing the seam, column by column.
+public struct FieldRow: Sendable, Hashable {
+    public var columns: [String]
+    public var values: [FieldValue]
+
+    public init(columns: [String], values: [FieldValue]) {
+        precondition(columns.count == values.count, "one value per column")
+        self.columns = columns
+        self.values = values
+    }
+
+    /// The value of a column as spelled in `columns` (a driver's columns are spelled as its
+    /// schema spells them), nil when the row has no such column.
+    public subscript(column: String) -> FieldValue? {
+        columns.firstIndex(of: column).map { values[$0] }
+    }
+}

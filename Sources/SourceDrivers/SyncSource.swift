@@ -1,0 +1,121 @@
+/// The sync side of a source driver: everything `pkgbuild sync` asks of the authoritative
+/// database, in the domain's terms. Sync holds the protocol (see `SyncRun`): which rows go up,
+/// which come down, conflicts, retries; a driver holds its database's SQL, its locking and
+/// how it refuses one row without losing the transaction.
+import Geodatabase
+import Geometry
+import PackageFormat
+
+/// A source a package syncs with, open for one sync.
+///
+/// - Important: One owner at a time; every call but ``isTransient(_:)`` may touch the database.
+public protocol SyncSource: AnyObject {
+    /// How reports and messages name the source: its address without a secret in it.
+    var displayName: String { get }
+    /// What the report should say about how the source was opened (a dry run's private copy).
+    var notes: [String] { get }
+
+    // MARK: Schema
+
+    /// The tables under change tracking, as the source describes them.
+    func trackedTables() throws -> [SourceTable]
+    /// The coordinate reference system of an srs id the source's geometries carry; nil when
+    /// the source does not define it.
+    func crs(srsID: Int64) throws -> SourceCRS?
+    /// Brings the source's change tracking up to date with its tables (after columns were
+    /// added there), and its own bookkeeping with this version.
+    func refreshTracking() throws
+
+    // MARK: Transactions
+
+    /// Opens a transaction. Sync keeps one open at a time; it ends it with ``commit()`` or
+    /// ``rollback()``.
+    func begin(_ purpose: SourceTransaction) throws
+    func commit() throws
+    func rollback() throws
+    /// True for an error that another try of the whole transaction may not meet: a lock held
+    /// past the busy timeout, a serialization failure, a deadlock.
+    func isTransient(_ error: any Error) -> Bool
+    /// Runs `body` with the apply context set (in the open write transaction): the source's
+    /// change log tags every write it makes with the replica and sync id, so the replica's
+    /// next download does not take its own upload back.
+    func withApplyContext<T>(replicaID: String, syncID: String, _ body: () throws -> T) throws -> T
+
+    // MARK: Change cursor
+
+    /// The position of the source's change log now (in the open transaction).
+    func position() throws -> SourcePosition
+    /// The position a package recorded, read back from its cursor text (a package from before
+    /// cursors has only its generation).
+    func position(cursor: String?, generation: Int64) throws -> SourcePosition
+    /// Checks that the log since `position` can be read (no damaged entry), before the sync
+    /// writes anything.
+    func checkChangeLog(since position: SourcePosition, excludingReplica replicaID: String, tables: [String]) throws
+    /// Calls `body` for every row of `tables` changed since `position`, by anyone but
+    /// `excludingReplica`'s own uploads, each row once, in the order it last changed.
+    func forEachChange(since position: SourcePosition, excludingReplica replicaID: String, tables: [String],
+                       _ body: (SourceRowChange) throws -> Void) throws
+
+    // MARK: Rows
+
+    /// The row of that global id (the shape's columns), or nil.
+    func row(_ globalID: String, in table: TableShape) throws -> FieldRow?
+    /// The global ids of the rows whose `column` equals `value` (a relationship key).
+    func globalIDs(in table: TableShape, where column: String, equals value: FieldValue) throws -> [String]
+    /// Every global id of the table that is not NULL.
+    func forEachGlobalID(in table: TableShape, _ body: (String) throws -> Void) throws
+    /// The value of `column` in the first row of `table` whose `key` equals `value`, or nil
+    /// (the source's key of a global id, or the global id of a key).
+    func value(of column: String, in table: String, where key: String, equals value: FieldValue) throws -> FieldValue?
+    /// The global id of a row other than `globalID` holding these values (all of them), or nil.
+    func holder(of values: [(column: String, value: FieldValue)], in table: TableShape,
+                besides globalID: String) throws -> String?
+    /// True when the row of that global id meets the layer's filter, judged by the source
+    /// as `create` judged it.
+    func meets(_ filter: LayerFilter, globalID: String, in table: TableShape) throws -> Bool
+    /// A layer's registered `--where` checked against the table as `create` checked it: its
+    /// parse in the grammar, or (a filter from before the grammar) nil once the driver's own
+    /// check let it through.
+    /// - Throws: the check's refusal, naming what it refuses.
+    func layerFilter(_ text: String, table: String) throws -> LayerFilter
+    /// Writes one row, in the open write transaction. A row the source refuses leaves
+    /// nothing behind and the transaction open: the outcome says why.
+    func apply(_ write: SourceWrite, in table: TableShape) throws -> SourceWriteOutcome
+
+    // MARK: Replica registry
+
+    /// Whether the package may sync, from the registry's records of its replica and syncs.
+    func standing(of package: PackageSyncHistory) throws -> ReplicaStanding
+    func replica(id: String) throws -> Replica?
+    func retiredReplica(id: String) throws -> RetiredReplica?
+    @discardableResult
+    func registerReplica(_ registration: ReplicaRegistration) throws -> Replica
+    /// Marks a replica registered as pending (while its package was built) active.
+    func activateReplica(id: String) throws
+    /// Retires a replica; `successor` names the replica that took its place.
+    func unregisterReplica(id: String, by retiredBy: String, successor: String?) throws
+    func recordSuccessor(_ successor: String, ofRetired id: String) throws
+    /// Records a sync's id as applied for the replica, at `generation`.
+    func recordSync(replicaID: String, syncID: String, generation: Int64) throws
+    /// Notes, outside any sync transaction, why a package was refused.
+    func noteRefusal(replicaID: String, syncID: String?, _ refusal: ReplicaStanding.Refusal) throws
+    /// Records the conflicts a sync settled, with its id, in the write transaction.
+    func recordConflicts(_ conflicts: [Conflict], syncID: String) throws
+    /// The conflicts recorded with a sync's id (for its re-run).
+    func conflicts(ofSync syncID: String) throws -> [Conflict]
+}
+
+extension SyncSource {
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func withTransaction<T>(_ purpose: SourceTransaction, _ body: () throws -> T) throws -> T {
+        try begin(purpose)
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            try? rollback()
+            throw error
+        }
+    }
+}
