@@ -12,10 +12,13 @@ public struct SourceOpenOptions: Sendable, Hashable {
     /// A dry run: nothing the sync writes stays; a driver that cannot write the source (a
     /// read-only file) may work on a private copy, and says so in its notes.
     public var dryRun: Bool
+    /// Only read (`verify`): the driver opens the source so that nothing can be written.
+    public var readOnly: Bool
 
-    public init(busyTimeout: Double = 120, dryRun: Bool = false) {
+    public init(busyTimeout: Double = 120, dryRun: Bool = false, readOnly: Bool = false) {
         self.busyTimeout = busyTimeout
         self.dryRun = dryRun
+        self.readOnly = readOnly
     }
 }
 

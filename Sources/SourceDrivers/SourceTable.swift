@@ -65,9 +65,12 @@ public struct SourceCRS: Sendable, Hashable {
     public var srsID: Int64
     /// What PROJ takes: `AUTH:CODE` or WKT.
     public var definition: String
+    /// How messages name it (`EPSG:4326`).
+    public var label: String
 
-    public init(srsID: Int64, definition: String) {
+    public init(srsID: Int64, definition: String, label: String) {
         self.srsID = srsID
         self.definition = definition
+        self.label = label
     }
 }

@@ -6,9 +6,9 @@ import Geometry
 public enum SourceWrite: Sendable, Hashable {
     /// A new row with the columns it names (the global id among them; never the key, which
     /// each database numbers itself).
-    case insert(FieldRow)
+    case insert(SourceRow)
     /// Sets the columns the row names in the row of that global id.
-    case update(globalID: String, FieldRow)
+    case update(globalID: String, SourceRow)
     case delete(globalID: String)
 }
 

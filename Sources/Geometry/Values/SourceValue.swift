@@ -4,7 +4,7 @@
 /// it is and a GeoPackage driver strips its header.
 
 /// One column's value.
-public enum FieldValue: Sendable, Hashable {
+public enum SourceValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -57,11 +57,11 @@ public struct GeometryValue: Sendable, Hashable {
 }
 
 /// A row's values crossing the seam, column by column.
-public struct FieldRow: Sendable, Hashable {
+public struct SourceRow: Sendable, Hashable {
     public var columns: [String]
-    public var values: [FieldValue]
+    public var values: [SourceValue]
 
-    public init(columns: [String], values: [FieldValue]) {
+    public init(columns: [String], values: [SourceValue]) {
         precondition(columns.count == values.count, "one value per column")
         self.columns = columns
         self.values = values
@@ -69,7 +69,7 @@ public struct FieldRow: Sendable, Hashable {
 
     /// The value of a column as spelled in `columns` (a driver's columns are spelled as its
     /// schema spells them), nil when the row has no such column.
-    public subscript(column: String) -> FieldValue? {
+    public subscript(column: String) -> SourceValue? {
         columns.firstIndex(of: column).map { values[$0] }
     }
 }
