@@ -60,7 +60,9 @@ public struct SourceRegistry: Sendable {
     public func driver(for address: String) throws -> any SourceDriver {
         if let driver = drivers.first(where: { $0.accepts(address) }) { return driver }
         let known = drivers.map(\.name).joined(separator: ", ")
-        throw SourceError(.noDriver, "no source driver takes '\(address)' (this build has: \(known.isEmpty ? "none" : known))")
+        throw SourceError(.noDriver, """
+            no source driver takes '\(SourceAddress.redacted(address))' (this build has: \(known.isEmpty ? "none" : known))
+            """)
     }
 
     /// Opens `address` for sync with the driver that takes it.

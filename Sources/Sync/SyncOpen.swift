@@ -68,7 +68,7 @@ extension SyncSession {
         // A change log damaged past its CHECK stops the sync before either side is written.
         let tracking = PackageChangeTracking(connection: package.connection)
         try tracking.requireKnownOperations()
-        return OpenedSync(files: files, copies: copies, package: package, source: source, sourcePath: sourcePath, stored: stored)
+        return OpenedSync(files: files, copies: copies, package: package, source: source, sourcePath: source.displayName, stored: stored)
     }
 
     /// The registry's word on the package: a re-attach registers it anew; otherwise the
