@@ -15,10 +15,7 @@ extension GeoPackageSyncSource {
     }
 
     public func forEachGlobalID(in table: TableShape, _ body: (String) throws -> Void) throws {
-        let g = SQL.identifier(table.globalIDColumn)
-        try connection.forEachRow("SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(g) IS NOT NULL") { row in
-            if let globalID = row.value(at: 0).stringValue { try body(globalID) }
-        }
+        try rows.forEachGlobalID(in: table, body)
     }
 
     public func value(of column: String, in table: String, where key: String, equals value: SourceValue) throws -> SourceValue? {
@@ -32,12 +29,7 @@ extension GeoPackageSyncSource {
 
     public func holder(of values: [(column: String, value: SourceValue)], in table: TableShape,
                        besides globalID: String) throws -> String? {
-        guard !values.isEmpty else { return nil }
-        let condition = values.map { "\(SQL.identifier($0.column)) = ?" }.joined(separator: " AND ")
-        let g = SQL.identifier(table.globalIDColumn)
-        return try connection.scalar("""
-            SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(condition) AND \(g) IS NOT ? LIMIT 1
-            """, try values.map { try $0.value.sqliteValue() } + [.text(globalID)])?.stringValue
+        try rows.holder(of: try values.map { ($0.column, try $0.value.sqliteValue()) }, in: table, besides: globalID)
     }
 
     /// The filter as `create` ran it: the grammar's rendering in SQLite's dialect, or a filter

@@ -16,9 +16,7 @@ public struct SourceOpenOptions: Sendable, Hashable {
     public var readOnly: Bool
 
     public init(busyTimeout: Double = 120, dryRun: Bool = false, readOnly: Bool = false) {
-        self.busyTimeout = busyTimeout
-        self.dryRun = dryRun
-        self.readOnly = readOnly
+        (self.busyTimeout, self.dryRun, self.readOnly) = (busyTimeout, dryRun, readOnly)
     }
 }
 

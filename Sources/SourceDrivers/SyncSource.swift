@@ -8,6 +8,11 @@ import PackageFormat
 
 /// A source a package syncs with, open for one sync.
 ///
+/// The `forEach` methods and the row cursor call back while they stream, and the callback
+/// asks the source for more (a row by global id, in the middle of the change log): a driver
+/// whose client cannot interleave statements on one connection streams through a server-side
+/// cursor fetched in batches, never by buffering the whole result.
+///
 /// - Important: One owner at a time; every call but ``isTransient(_:)`` may touch the database.
 public protocol SyncSource: AnyObject {
     /// How reports and messages name the source: its address without a secret in it.

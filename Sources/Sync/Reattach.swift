@@ -97,10 +97,8 @@ extension SyncRun {
     }
 
     private func markDifferences(of table: SyncTable, edits: [RowKey: ChangeOperation], scope: DownloadScope) throws {
-        let g = SQL.identifier(table.globalIDColumn), t = SQL.identifier(table.name)
         var held = Set<String>()
-        for row in try package.query("SELECT \(g) FROM \(t) WHERE \(g) IS NOT NULL") {
-            guard let globalID = row[0].stringValue else { continue }
+        try packageRows.forEachGlobalID(in: table.shape) { globalID in
             held.insert(globalID)
             if try edits[RowKey(table.name, globalID)] != nil || differsFromSource(globalID, in: table, scope: scope) {
                 try NoBaseRows.mark(globalID, of: table.name, globalIDColumn: table.globalIDColumn, as: .update, in: package)
