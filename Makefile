@@ -18,9 +18,10 @@ release: bootstrap
 run: release
 	@scripts/demo $(BIN_RELEASE)
 
+# The suite runs beside a throwaway PostgreSQL + PostGIS cluster, stopped on every exit.
 test: bootstrap
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@scripts/with-pg-test-cluster $(SWIFT) test --skip-build $(TEST_FLAGS)
 
 bench:
 	@scripts/bootstrap --bench
