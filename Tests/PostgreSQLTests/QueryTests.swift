@@ -95,3 +95,20 @@ struct QueryTests {
         #expect(error?.message.contains("label") == true)
     }
 }
+
+@Suite("Quoting names", .needsPostgreSQL)
+struct QuotingTests {
+    @Test("a schema and table named with quotes, spaces, capitals and a semicolon are used as named")
+    func hostileNames() throws {
+        let db = try connectToTestDatabase()
+        let schema = PostgreSQLTestServer.uniqueName("Field \"Data\"")
+        let table = "parks\"; DROP TABLE x; --"
+        let qualified = PostgreSQLQuoting.qualified(schema, table)
+        try db.execute("CREATE SCHEMA \(PostgreSQLQuoting.identifier(schema)); CREATE TABLE \(qualified)(\"Name\" text)")
+        defer { try? db.execute("DROP SCHEMA \(PostgreSQLQuoting.identifier(schema)) CASCADE") }
+        try db.execute("INSERT INTO \(qualified) VALUES ($1)", ["Denali"])
+        #expect(try db.queryFirst("SELECT \(PostgreSQLQuoting.identifier("Name")) FROM \(qualified)")?.string(0) == "Denali")
+        let listed = try db.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [.text(schema)])
+        #expect(listed.map { $0.string(0) } == [table])
+    }
+}
