@@ -56,4 +56,18 @@ struct PostGISTests {
         }
         #expect(compared == expected.count)
     }
+
+    @Test("EWKB with Z, M, ZM and an SRID decodes as PostGIS's ISO WKB and as the WKT it came from", arguments: [
+        "POINT Z (1 2 3)", "POINT M (1 2 4)", "LINESTRING ZM (0 0 1 2, 3 4 5 6)",
+        "MULTIPOLYGON (((0 0, 4 0, 4 4, 0 0)), ((10 10, 11 10, 11 11, 10 10)))",
+        "GEOMETRYCOLLECTION (POINT (1 2), LINESTRING (0 0, 1 1))", "POINT EMPTY",
+    ])
+    func dimensions(_ wkt: String) throws {
+        let db = try connectToTestDatabase()
+        let row = try #require(try db.queryFirst(
+            "SELECT ST_AsEWKB(g), ST_AsBinary(g) FROM ST_SetSRID(ST_GeomFromText($1), 3857) AS g", [.text(wkt)]))
+        let fromEWKB = try Geometry(wkb: row.bytes(0)!)
+        #expect(fromEWKB == (try Geometry(wkb: row.bytes(1)!)))
+        #expect(fromEWKB == (try Geometry(wkt: wkt)))
+    }
 }
