@@ -1,5 +1,14 @@
 import CLibPQ
 
+/// How the server sends a query's values (libpq's resultFormat).
+public enum ResultFormat: Int32, Sendable, Hashable {
+    /// Each value as its text output (a bytea as `\x` hex, a geometry as hex EWKB).
+    case text = 0
+    /// Each value in its type's binary send format (a bytea or a geometry as raw bytes): half
+    /// the bytes for binary columns, and no hex to decode.
+    case binary = 1
+}
+
 extension Connection {
     /// Runs SQL without parameters; several statements separated by `;` run in turn (`PQexec`),
     /// in one implicit transaction unless the text opens its own.
@@ -16,23 +25,23 @@ extension Connection {
     }
 
     /// The rows of one statement, all held in memory: for results known to be small. Large
-    /// ones go through ``forEachRow(_:_:_:)``, which holds one row at a time.
-    public func query(_ sql: String, _ parameters: [Parameter] = []) throws -> [Row] {
-        let result = try run(sql, parameters)
+    /// ones go through ``forEachRow(_:_:results:_:)``, which holds one row at a time.
+    public func query(_ sql: String, _ parameters: [Parameter] = [], results format: ResultFormat = .text) throws -> [Row] {
+        let result = try run(sql, parameters, format)
         return (0..<result.rowCount).map { Row(result, $0) }
     }
 
     /// The first row of one statement, or nil when it returns none.
-    public func queryFirst(_ sql: String, _ parameters: [Parameter] = []) throws -> Row? {
-        let result = try run(sql, parameters)
+    public func queryFirst(_ sql: String, _ parameters: [Parameter] = [], results format: ResultFormat = .text) throws -> Row? {
+        let result = try run(sql, parameters, format)
         return result.rowCount > 0 ? Row(result, 0) : nil
     }
 
-    func run(_ sql: String, _ parameters: [Parameter]) throws -> Result {
+    func run(_ sql: String, _ parameters: [Parameter], _ format: ResultFormat = .text) throws -> Result {
         let arrays = try ParameterArrays(parameters, sql: sql)
         let result = arrays.withValues { values in
-            // Text results (format 0); a NULL return means out of memory or a lost connection.
-            PQexecParams(handle, sql, arrays.count, arrays.types, values, arrays.lengths, arrays.formats, 0)
+            // A NULL return means out of memory or a lost connection.
+            PQexecParams(handle, sql, arrays.count, arrays.types, values, arrays.lengths, arrays.formats, format.rawValue)
         }
         return try check(result, sql: sql)
     }

@@ -8,8 +8,9 @@ extension Connection {
     /// finished with it; inside a transaction, the transaction has then failed (roll it back).
     /// - Returns: the number of rows handed to `body`.
     @discardableResult
-    public func forEachRow(_ sql: String, _ parameters: [Parameter] = [], _ body: (Row) throws -> Void) throws -> Int {
-        try send(sql, parameters)
+    public func forEachRow(_ sql: String, _ parameters: [Parameter] = [], results format: ResultFormat = .text,
+                           _ body: (Row) throws -> Void) throws -> Int {
+        try send(sql, parameters, format)
         var count = 0
         var failure: (any Error)?
         // PQgetResult returns one result per row, then the end (TUPLES_OK, no rows), then NULL.
@@ -36,11 +37,11 @@ extension Connection {
     }
 
     /// Sends the statement without waiting for its result, in single-row mode.
-    private func send(_ sql: String, _ parameters: [Parameter]) throws {
+    private func send(_ sql: String, _ parameters: [Parameter], _ format: ResultFormat) throws {
         let arrays = try ParameterArrays(parameters, sql: sql)
         let sent = arrays.withValues { values in
             // Returns 1 when queued, 0 otherwise (another query still running, connection lost).
-            PQsendQueryParams(handle, sql, arrays.count, arrays.types, values, arrays.lengths, arrays.formats, 0)
+            PQsendQueryParams(handle, sql, arrays.count, arrays.types, values, arrays.lengths, arrays.formats, format.rawValue)
         }
         guard sent == 1 else { throw failure(nil, sql: sql) }
         // Must follow the send at once; 0 when it cannot (a multi-statement text is refused by

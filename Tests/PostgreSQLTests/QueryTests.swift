@@ -112,3 +112,40 @@ struct QuotingTests {
         #expect(listed.map { $0.string(0) } == [table])
     }
 }
+
+@Suite("Binary results", .needsPostgreSQL)
+struct BinaryResultTests {
+    @Test("integers, doubles, booleans, text and bytea read the same in binary as in text format")
+    func sameValues() throws {
+        let db = try connectToTestDatabase()
+        let sql = """
+            SELECT -2::int2, -70000::int4, -5000000000::int8, 1.25::float4, -0.1::float8,
+                   'Infinity'::float8, true, 'Zürich'::text, '\\x00ff5c'::bytea, NULL::int8
+            """
+        let text = try #require(try db.queryFirst(sql))
+        let binary = try #require(try db.queryFirst(sql, results: .binary))
+        #expect(binary.isBinary(0) && !text.isBinary(0))
+        for column in 0..<3 { #expect(try binary.int(column) == text.int(column)) }
+        #expect(try binary.int(2) == -5_000_000_000)
+        for column in 3..<6 { #expect(try binary.double(column) == text.double(column)) }
+        #expect(try binary.bool(6) == true)
+        #expect(binary.string(7) == "Zürich")
+        #expect(try binary.bytes(8) == [0, 0xFF, 0x5C])
+        #expect(try text.bytes(8) == [0, 0xFF, 0x5C])
+        #expect(try binary.int(9) == nil)
+        let wrong = postgreSQLError { _ = try binary.int(7) }
+        #expect(wrong?.kind == .unexpectedValue)
+    }
+
+    @Test("a geometry in binary is its EWKB, streamed")
+    func geometry() throws {
+        let db = try connectToTestDatabase()
+        var seen = 0
+        try db.forEachRow("SELECT ST_SetSRID(ST_MakePoint(i, -i), 4326), ST_AsEWKB(ST_SetSRID(ST_MakePoint(i, -i), 4326)) FROM generate_series(1, 10) AS i",
+                          results: .binary) { row throws in
+            #expect(try row.bytes(0) == row.bytes(1))
+            seen += 1
+        }
+        #expect(seen == 10)
+    }
+}
