@@ -56,6 +56,33 @@ struct LoginErrorTests {
         #expect(error?.message.contains("port=\(port)") == true)
         #expect(error?.message.contains("Connection refused") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains(secret) == false)
+        let socket = postgreSQLError { _ = try Connection("host=/nonexistent/socket/dir dbname=gis user=field") }
+        #expect(socket?.isUnreachable == true, "\(socket?.message ?? "")")
+        #expect(socket?.message.contains("host=/nonexistent/socket/dir") == true)
+    }
+
+    @Test("a connection the server terminates in the middle of a statement is lost, not a refusal")
+    func terminatedWhileRunning() throws {
+        let victim = try connectToTestDatabase()
+        let pid = Int(victim.backendPID)
+        let kill = DispatchWorkItem {
+            let waitUntilRunning = "SELECT count(*) FROM pg_stat_activity WHERE pid = \(pid) AND state = 'active'"
+            for _ in 0..<100 where (try? PostgreSQLTestServer.psql(waitUntilRunning)) != "1" { usleep(20_000) }
+            _ = try? PostgreSQLTestServer.psql("SELECT pg_terminate_backend(\(pid))")
+        }
+        DispatchQueue.global().async(execute: kill)
+        let error = postgreSQLError { _ = try victim.query("SELECT pg_sleep(30)") }
+        kill.wait()
+        #expect(error?.isConnectionLost == true, "\(error?.message ?? "")")
+    }
+
+    @Test("a connection the server terminates is lost, not a statement's refusal")
+    func terminated() throws {
+        let victim = try connectToTestDatabase(), killer = try connectToTestDatabase()
+        #expect(try killer.queryFirst("SELECT pg_terminate_backend($1)", [.int(Int(victim.backendPID))])?.bool(0) == true)
+        let error = postgreSQLError { _ = try victim.query("SELECT 1") }
+        #expect(error?.isConnectionLost == true, "\(error?.message ?? "")")
+        #expect(error?.isRetryable == false)
     }
 
     @Test("a database that does not exist: refused with 3D000")
