@@ -34,12 +34,17 @@ enum Hex {
     static func decode(_ hex: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard hex.count % 2 == 0 else { return nil }
         var valid = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: hex.count / 2) { out, count in
-            for i in 0..<hex.count / 2 {
-                let high = values[Int(hex[2 * i])], low = values[Int(hex[2 * i + 1])]
-                if high == 0xFF || low == 0xFF { valid = false; break }
-                out[i] = high << 4 | low
-                count = i + 1
+        // Through raw pointers: a bytea or geometry column is megabytes of hex per scan.
+        let bytes = values.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: hex.count / 2) { out, count in
+                var i = 0
+                while i < hex.count / 2 {
+                    let high = table[Int(hex[2 &* i])], low = table[Int(hex[2 &* i &+ 1])]
+                    if high > 15 || low > 15 { valid = false; break }
+                    out[i] = high << 4 | low
+                    i &+= 1
+                }
+                count = i
             }
         }
         return valid ? bytes : nil

@@ -93,6 +93,10 @@ struct QueryTests {
         let error = postgreSQLError { _ = try row.int(0) }
         #expect(error?.kind == .unexpectedValue)
         #expect(error?.message.contains("label") == true)
+        let hex = try #require(try db.queryFirst("SELECT 'abc'::text, 'zz'::text, '00Ff'::text"))
+        #expect(postgreSQLError { _ = try hex.bytes(0) }?.kind == .unexpectedValue, "odd length")
+        #expect(postgreSQLError { _ = try hex.bytes(1) }?.kind == .unexpectedValue, "not hex")
+        #expect(try hex.bytes(2) == [0x00, 0xFF])
     }
 }
 
