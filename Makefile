@@ -18,9 +18,11 @@ release: bootstrap
 run: release
 	@scripts/demo $(BIN_RELEASE)
 
+# The suite runs beside a throwaway PostgreSQL + PostGIS cluster, stopped on every exit.
+# TEST_FLAGS='--filter PostgreSQLTests' runs part of it.
 test: bootstrap
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@scripts/with-pg-test-cluster $(SWIFT) test --skip-build $(TEST_FLAGS)
 
 bench:
 	@scripts/bootstrap --bench

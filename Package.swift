@@ -21,6 +21,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
 
         // The shape of every module's error type: a kind and a message in words.
         .target(name: "Diagnostics"),
@@ -29,6 +31,7 @@ let package = Package(
         .target(name: "Geometry", dependencies: ["Diagnostics", "CGEOS", "CPROJ"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "PostgreSQL", dependencies: ["Diagnostics", "CLibPQ"]),
 
         // Domain layers.
         .target(name: "Geodatabase", dependencies: ["Diagnostics", "Geometry", "SQLite"]),
@@ -57,6 +60,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Geometry", "TestSupport"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP", "TestSupport"]),
         .testTarget(name: "ExtractTests", dependencies: ["Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
