@@ -218,14 +218,16 @@ extension GeoPackageBinary {
     }
 
     /// The blob of a geometry value: a little-endian header with its srs id and its envelope
-    /// (computed from the WKB when the value has none), then the WKB as it is.
+    /// (computed from the WKB when the value has none, unless `computingEnvelope` is false:
+    /// a blob copied from one GeoPackage to another keeps a point's header without one),
+    /// then the WKB as it is.
     /// - Throws: `GeometryError` for WKB that cannot be scanned, or an srs id outside 32 bits.
-    public static func blob(of value: GeometryValue) throws -> [UInt8] {
+    public static func blob(of value: GeometryValue, computingEnvelope: Bool = true) throws -> [UInt8] {
         guard let srsID = Int32(exactly: value.srsID) else {
             throw GeometryError(.malformedInput, "GeoPackage geometry: srs_id \(value.srsID) does not fit 32 bits")
         }
         var envelope = value.envelope
-        if envelope == nil && !value.isEmpty {
+        if envelope == nil && !value.isEmpty && computingEnvelope {
             var xy: Envelope?
             try value.wkb.withUnsafeBytes { bytes in
                 var reader = WKBReader(bytes)
