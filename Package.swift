@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "PkgBuildCLI", targets: ["PkgBuildCLI"]),
         .library(name: "Geometry", targets: ["Geometry"]),
         .library(name: "PkgBuildKit", targets: ["PkgBuildKit"]),
+        // The source drivers an app registers with the field kit (`SourceRegistry.register`).
+        .library(name: "GeoPackageSource", targets: ["GeoPackageSource"]),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -44,7 +46,7 @@ let package = Package(
         // Reading a package back: what it holds, warnings, the SVG and GeoJSON drawings.
         .target(name: "Inspect", dependencies: ["PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite"]),
         // What field and desktop apps link: open a package, identify, related, edit, sync.
-        .target(name: "PkgBuildKit", dependencies: ["Diagnostics", "Sync", "SourceDrivers", "GeoPackageSource", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        .target(name: "PkgBuildKit", dependencies: ["Diagnostics", "Sync", "SourceDrivers", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "PkgBuildCLI",
                 dependencies: ["PkgBuildKit", "Sync", "SourceDrivers", "GeoPackageSource", "Extract", "Inspect", "PackageFormat", "Geodatabase", "TilePackage",
                                "Geometry", "SQLite", "HTTP"]),
@@ -59,7 +61,7 @@ let package = Package(
         .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP", "TestSupport"]),
         .testTarget(name: "ExtractTests", dependencies: ["Extract", "SourceDrivers", "GeoPackageSource", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildKitTests",
-                    dependencies: ["PkgBuildKit", "PkgBuildCLI", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+                    dependencies: ["PkgBuildKit", "GeoPackageSource", "PkgBuildCLI", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "Extract", "Inspect", "PackageFormat", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SourceDrivers", "GeoPackageSource", "PkgBuildCLI", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
     ],

@@ -75,7 +75,7 @@ final class LayerSelector {
     /// The geometry of a geometry column's value; nil for NULL (or any value that is no
     /// geometry and no bytes, which the package keeps as it is).
     /// - Throws: `GeometryError` for bytes the source could not read as a geometry.
-    static func geometry(of value: FieldValue) throws -> GeometryValue? {
+    static func geometry(of value: SourceValue) throws -> GeometryValue? {
         switch value {
         case .geometry(let geometry): return geometry
         case .blob(let bytes):

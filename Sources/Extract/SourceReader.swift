@@ -34,7 +34,7 @@ final class SourceReader {
     /// Primary keys written, for tables that take part in a relationship.
     private var writtenKeys: [SQLName: Set<Int64>] = [:]
     /// Values of relationship key columns of the rows selected by area, by table and column.
-    private var areaKeyValues: [SQLName: [SQLName: Set<FieldValue>]] = [:]
+    private var areaKeyValues: [SQLName: [SQLName: Set<SourceValue>]] = [:]
     private var tally = ExtractTally()
 
     init(source: any FeatureSource, plans: [LayerPlan], areas: [String: Geometry], relationships: [Relationship],
@@ -170,7 +170,7 @@ final class SourceReader {
     /// taken (outside the area, or skipped as invalid).
     /// - Throws: `ExtractError(.corruptGeometry)` for a geometry that cannot be read or fit
     ///   the package's column, unless invalid ones are skipped.
-    private func packageGeometry(_ value: FieldValue, plan: LayerPlan, pk: Int64?, selector: LayerSelector?,
+    private func packageGeometry(_ value: SourceValue, plan: LayerPlan, pk: Int64?, selector: LayerSelector?,
                                  related: Bool) throws -> (value: SQLiteValue, envelope: Envelope?)? {
         do {
             guard let geometry = try LayerSelector.geometry(of: value) else {
@@ -277,7 +277,7 @@ struct RowBatch {
     }
 }
 
-extension FieldValue {
+extension SourceValue {
     var integerValue: Int64? {
         if case .integer(let v) = self { return v }
         return nil

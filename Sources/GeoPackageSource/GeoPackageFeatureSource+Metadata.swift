@@ -26,7 +26,7 @@ extension GeoPackageFeatureSource {
             try statement.bind(arguments)
             let names = statement.columnNames
             while try statement.step() {
-                try body(.row(table: table, FieldRow(columns: names, values: statement.values.map { FieldValue($0, isGeometry: false) })))
+                try body(.row(table: table, SourceRow(columns: names, values: statement.values.map { SourceValue($0, isGeometry: false) })))
             }
         }
         if try declare("gpkg_data_columns") {
@@ -74,7 +74,7 @@ extension GeoPackageFeatureSource {
         while try statement.step() {
             let values = statement.values
             guard let b = values[0].int64Value, let rel = values[1].int64Value, base.contains(b), related.contains(rel) else { continue }
-            try body(.row(table: mapping, FieldRow(columns: columns, values: values.map { FieldValue($0, isGeometry: false) })))
+            try body(.row(table: mapping, SourceRow(columns: columns, values: values.map { SourceValue($0, isGeometry: false) })))
         }
     }
 }

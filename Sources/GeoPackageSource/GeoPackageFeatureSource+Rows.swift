@@ -6,7 +6,7 @@ import SourceDrivers
 import SQLite
 
 extension GeoPackageFeatureSource {
-    public func forEachRow(_ query: RowQuery, _ body: (FieldRow) throws -> Void) throws {
+    public func forEachRow(_ query: RowQuery, _ body: (SourceRow) throws -> Void) throws {
         guard let layer = schema.layer(named: query.layer) else {
             throw SourceError(.unusable, "source \(displayName) has no layer \(query.layer)")
         }
@@ -45,7 +45,7 @@ extension GeoPackageFeatureSource {
 
     /// One statement's rows: those meeting `condition` and the query's filter.
     private func stream(_ query: RowQuery, layer: LayerInfo, condition: String?, arguments: [SQLiteValue],
-                        from prefix: String = "", _ body: (FieldRow) throws -> Void) throws {
+                        from prefix: String = "", _ body: (SourceRow) throws -> Void) throws {
         var conditions: [String] = []
         if let condition { conditions.append(condition) }
         if let filter = query.filter { conditions.append(filter.sqlite) }
@@ -58,21 +58,21 @@ extension GeoPackageFeatureSource {
         let isGeometry = query.columns.map { SQLName($0) == geometry }
         while try statement.step() {
             let values = statement.values
-            var row: [FieldValue] = []
+            var row: [SourceValue] = []
             row.reserveCapacity(values.count)
-            for (value, geometric) in zip(values, isGeometry) { row.append(FieldValue(value, isGeometry: geometric)) }
-            try body(FieldRow(columns: query.columns, values: row))
+            for (value, geometric) in zip(values, isGeometry) { row.append(SourceValue(value, isGeometry: geometric)) }
+            try body(SourceRow(columns: query.columns, values: row))
         }
     }
 
-    public func keys(through hop: MappingHop, from keys: [FieldValue]) throws -> [FieldValue] {
-        var result: Set<FieldValue> = []
+    public func keys(through hop: MappingHop, from keys: [SourceValue]) throws -> [SourceValue] {
+        var result: Set<SourceValue> = []
         for chunk in stride(from: 0, to: keys.count, by: 500) {
             let part = try keys[chunk..<min(chunk + 500, keys.count)].map { try $0.sqliteValue() }
             let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
             for row in try connection.query("SELECT \(hop.toColumn) FROM \(SQL.identifier(hop.mappingTable)) "
                                             + "WHERE \(hop.fromColumn) IN (\(marks))", part) {
-                result.insert(FieldValue(row[0], isGeometry: false))
+                result.insert(SourceValue(row[0], isGeometry: false))
             }
         }
         return Array(result)

@@ -9,10 +9,10 @@ import SQLite
 extension GeoPackageFeatureSource {
     public func layers() throws -> [FeatureLayer] {
         // The title and description as stored: text that is not UTF-8 is copied byte for byte.
-        var described: [SQLName: (FieldValue, FieldValue)] = [:]
+        var described: [SQLName: (SourceValue, SourceValue)] = [:]
         for row in try connection.query("SELECT table_name, identifier, description FROM gpkg_contents") {
             guard let name = row[0].stringValue else { continue }
-            described[SQLName(name)] = (FieldValue(row[1], isGeometry: false), FieldValue(row[2], isGeometry: false))
+            described[SQLName(name)] = (SourceValue(row[1], isGeometry: false), SourceValue(row[2], isGeometry: false))
         }
         return try schema.layers.compactMap { info in
             let kind: FeatureLayer.Kind

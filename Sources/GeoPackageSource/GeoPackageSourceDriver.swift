@@ -17,8 +17,8 @@ public struct GeoPackageSourceDriver: SourceDriver {
     }
 
     /// - Throws: ``SourceError``: `notFound` for a missing file, `notEnabled` for a
-    ///   GeoPackage that `pkgbuild source enable` has not prepared, `unusable` for a file
-    ///   SQLite cannot open or a dry run cannot copy.
+    ///   GeoPackage that `pkgbuild source enable` has not prepared, `unusable` for a file a
+    ///   dry run cannot copy; `GeodatabaseError` (`notAGeoPackage`) for a file that is not one.
     public func openSyncSource(_ address: String, options: SourceOpenOptions) throws -> any SyncSource {
         guard FileManager.default.fileExists(atPath: address) else {
             throw SourceError(.notFound, "source \(address) does not exist")
@@ -28,7 +28,7 @@ public struct GeoPackageSourceDriver: SourceDriver {
         do { path = try copies.path(for: address, role: "source") } catch {
             throw SourceError(.unusable, "\(error)")
         }
-        let source = try GeoPackageSyncSource(path: path, displayName: address, busyTimeout: options.busyTimeout, copies: copies)
+        let source = try GeoPackageSyncSource(path: path, displayName: address, options: options, copies: copies)
         guard try source.geodatabase.isEnabled() else {
             throw SourceError(.notEnabled, "source \(address) is not sync-enabled")
         }

@@ -2,42 +2,34 @@
 /// own row store, values crossing the seam as neutral ones (a geometry blob as WKB).
 import Geodatabase
 import Geometry
-import SourceDrivers
 import SQLite
+import SourceDrivers
 
 extension GeoPackageSyncSource {
-    public func row(_ globalID: String, in table: TableShape) throws -> FieldRow? {
-        try rows.row(globalID, in: table).map { $0.fieldRow(isGeometry: Self.geometryTest(table)) }
+    public func row(_ globalID: String, in table: TableShape) throws -> SourceRow? {
+        try rows.row(globalID, in: table).map { $0.sourceRow(isGeometry: Self.geometryTest(table)) }
     }
 
-    public func globalIDs(in table: TableShape, where column: String, equals value: FieldValue) throws -> [String] {
+    public func globalIDs(in table: TableShape, where column: String, equals value: SourceValue) throws -> [String] {
         try rows.globalIDs(in: table, where: column, is: try value.sqliteValue())
     }
 
     public func forEachGlobalID(in table: TableShape, _ body: (String) throws -> Void) throws {
-        let g = SQL.identifier(table.globalIDColumn)
-        try connection.forEachRow("SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(g) IS NOT NULL") { row in
-            if let globalID = row.value(at: 0).stringValue { try body(globalID) }
-        }
+        try rows.forEachGlobalID(in: table, body)
     }
 
-    public func value(of column: String, in table: String, where key: String, equals value: FieldValue) throws -> FieldValue? {
+    public func value(of column: String, in table: String, where key: String, equals value: SourceValue) throws -> SourceValue? {
         let statement = try statements.statement(
             "SELECT \(SQL.identifier(column)) FROM \(SQL.identifier(table)) WHERE \(SQL.identifier(key)) = ?")
         defer { statement.reset() }
         try statement.bind([try value.sqliteValue()])
         guard try statement.step() else { return nil }
-        return FieldValue(statement.value(at: 0), isGeometry: false)
+        return SourceValue(statement.value(at: 0), isGeometry: false)
     }
 
-    public func holder(of values: [(column: String, value: FieldValue)], in table: TableShape,
+    public func holder(of values: [(column: String, value: SourceValue)], in table: TableShape,
                        besides globalID: String) throws -> String? {
-        guard !values.isEmpty else { return nil }
-        let condition = values.map { "\(SQL.identifier($0.column)) = ?" }.joined(separator: " AND ")
-        let g = SQL.identifier(table.globalIDColumn)
-        return try connection.scalar("""
-            SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(condition) AND \(g) IS NOT ? LIMIT 1
-            """, try values.map { try $0.value.sqliteValue() } + [.text(globalID)])?.stringValue
+        try rows.holder(of: try values.map { ($0.column, try $0.value.sqliteValue()) }, in: table, besides: globalID)
     }
 
     /// The filter as `create` ran it: the grammar's rendering in SQLite's dialect, or a filter
@@ -87,5 +79,34 @@ extension GeoPackageSyncSource {
     static func geometryTest(_ table: TableShape) -> (String) -> Bool {
         guard let geometry = table.geometryColumn.map({ SQLName($0) }) else { return { _ in false } }
         return { SQLName($0) == geometry }
+    }
+}
+
+extension GeoPackageSyncSource {
+    public func rowsByGlobalID(in table: TableShape) throws -> any SourceRowCursor {
+        let statement = try connection.prepare("""
+            SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name))
+            ORDER BY \(SQL.identifier(table.globalIDColumn))
+            """)
+        return GeoPackageRowCursor(statement: statement, table: table)
+    }
+}
+
+/// A table's rows stepped out of one statement.
+final class GeoPackageRowCursor: SourceRowCursor {
+    private let statement: Statement
+    private let table: TableShape
+    private let isGeometry: (String) -> Bool
+
+    init(statement: Statement, table: TableShape) {
+        self.statement = statement
+        self.table = table
+        isGeometry = GeoPackageSyncSource.geometryTest(table)
+    }
+
+    func next() throws -> SourceRow? {
+        guard try statement.step() else { return nil }
+        return RowValues(columns: table.columns, values: (0..<table.columns.count).map { statement.value(at: $0) })
+            .sourceRow(isGeometry: isGeometry)
     }
 }

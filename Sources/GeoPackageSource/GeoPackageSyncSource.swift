@@ -4,8 +4,8 @@
 import Geodatabase
 import Geometry
 import PackageFormat
-import SourceDrivers
 import SQLite
+import SourceDrivers
 
 /// One GeoPackage source, open for one sync.
 ///
@@ -26,13 +26,15 @@ public final class GeoPackageSyncSource: SyncSource {
     /// each once (with the package's, well under 256 MB).
     static let cacheKiB = 16_384
 
-    init(path: String, displayName: String, busyTimeout: Double, copies: DryRunCopies) throws {
+    init(path: String, displayName: String, options: SourceOpenOptions, copies: DryRunCopies) throws {
         self.displayName = displayName
         self.copies = copies
-        let geoPackage = try GeoPackage(path: path, busyTimeout: busyTimeout)
+        let geoPackage = try GeoPackage(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeout)
         connection = geoPackage.connection
-        try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
-        try connection.execute("PRAGMA temp_store = MEMORY")
+        if !options.readOnly {
+            try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            try connection.execute("PRAGMA temp_store = MEMORY")
+        }
         geodatabase = SourceGeodatabase(connection: connection)
         rows = RowStore(connection: connection)
         statements = StatementCache(connection)
@@ -60,7 +62,9 @@ public final class GeoPackageSyncSource: SyncSource {
     }
 
     public func crs(srsID: Int64) throws -> SourceCRS? {
-        try readSchema().spatialReferenceSystem(id: srsID).map { SourceCRS(srsID: srsID, definition: $0.projDefinition) }
+        try readSchema().spatialReferenceSystem(id: srsID).map {
+            SourceCRS(srsID: srsID, definition: $0.projDefinition, label: $0.authorityCode)
+        }
     }
 
     public func refreshTracking() throws {
@@ -101,7 +105,10 @@ public final class GeoPackageSyncSource: SyncSource {
 
     public func commit() throws { try connection.execute("COMMIT") }
 
-    public func rollback() throws { try connection.execute("ROLLBACK") }
+    /// SQLite may have rolled back by itself already (SQLITE_FULL, SQLITE_IOERR...).
+    public func rollback() throws {
+        if connection.isInTransaction { try connection.execute("ROLLBACK") }
+    }
 
     public func isTransient(_ error: any Error) -> Bool {
         (error as? SQLiteError)?.isBusy ?? false

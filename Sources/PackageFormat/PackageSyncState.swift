@@ -1,7 +1,8 @@
 /// The sync state a package keeps inside `data.gpkg`, in the same transactions as its data:
 /// the `pkgbuild_package` key/value rows `create` writes (``PackageMetadata``), of which sync
 /// reads `replica_id`, `source`, `area_wkt`, `area_crs` and `sync_generation`, and to which it
-/// adds `pending_sync_id` and `pending_position` (the sync in flight, recorded and committed
+/// adds `source_cursor` (the source driver's opaque position of its change log),
+/// `pending_sync_id` and `pending_position` (the sync in flight, recorded and committed
 /// before the source is touched), `last_sync_id` and `last_sync_at`.
 import Foundation
 import Geodatabase
@@ -12,6 +13,9 @@ public struct PackageSyncState: Sendable, Hashable {
     public var replicaID: String
     /// The source generation the package's rows reflect.
     public var sourceGeneration: Int64
+    /// The source's change-log position the package's rows reflect, as its driver wrote it;
+    /// nil for a package from before cursors (its generation is the position).
+    public var sourceCursor: String?
     /// The source the package was built from, as `create` recorded it.
     public var source: String?
     public var areaWKT: String?
@@ -40,6 +44,7 @@ public struct PackageSyncState: Sendable, Hashable {
         }
         return PackageSyncState(replicaID: replicaID,
                                 sourceGeneration: values["sync_generation"].flatMap { Int64($0) } ?? 0,
+                                sourceCursor: values["source_cursor"],
                                 source: values["source"], areaWKT: values["area_wkt"], areaCRS: values["area_crs"],
                                 pendingSyncID: values["pending_sync_id"],
                                 pendingPosition: values["pending_position"].flatMap { Int64($0) },
@@ -57,10 +62,12 @@ public struct PackageSyncState: Sendable, Hashable {
         try PackageMetadata.set(["pending_sync_id": nil, "pending_position": nil], in: connection)
     }
 
-    /// Ends the pending sync: the package reflects source generation `generation`.
-    public static func finish(syncID: String, generation: Int64, in connection: Connection) throws {
+    /// Ends the pending sync: the package reflects source generation `generation`, read at
+    /// position `cursor`.
+    public static func finish(syncID: String, generation: Int64, cursor: String?, in connection: Connection) throws {
         let now = ISO8601DateFormatter().string(from: Date())
-        try PackageMetadata.set(["sync_generation": String(generation), "last_sync_id": syncID, "last_sync_at": now,
+        try PackageMetadata.set(["sync_generation": String(generation), "source_cursor": cursor,
+                 "last_sync_id": syncID, "last_sync_at": now,
                  "pending_sync_id": nil, "pending_position": nil,
                  PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue], in: connection)
     }
@@ -69,6 +76,7 @@ public struct PackageSyncState: Sendable, Hashable {
     /// registered area, no sync pending (in the caller's transaction).
     public static func reattached(_ state: PackageSyncState, in connection: Connection) throws {
         try PackageMetadata.set(["replica_id": state.replicaID, "sync_generation": String(state.sourceGeneration),
+                 "source_cursor": state.sourceCursor,
                  "last_sync_id": state.lastSyncID, "pending_sync_id": nil, "pending_position": nil,
                  "area_wkt": state.areaWKT, "area_crs": state.areaCRS,
                  PackageMetadata.syncRecordsKey: PackageMetadata.syncRecordsValue], in: connection)

@@ -9,7 +9,7 @@ public enum CommandRunner {
     /// - Returns: the process exit code (see `ExitCode`).
     public static func run(root: any Command.Type, arguments: [String],
                            context: CommandContext) -> Int32 {
-        BuiltInSourceDrivers.register()
+        CLISourceDrivers.register()
         var path = CommandPath(root: root)
         var index = 0
 

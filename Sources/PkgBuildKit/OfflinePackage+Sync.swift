@@ -2,6 +2,7 @@
 /// object can slip in, its failures turned into ``PackageError``.
 import Foundation
 import PackageFormat
+import SourceDrivers
 import Sync
 
 /// Which way changes travel (`bidirectional`, `upload`, `download`).
@@ -12,6 +13,9 @@ public typealias ConflictPolicy = Sync.ConflictPolicy
 public typealias SyncReport = Sync.SyncReport
 /// One conflict of a sync's report, as the package records it (its kind, values and outcome).
 public typealias Conflict = PackageFormat.Conflict
+/// The source drivers an app links: register each once before the first sync
+/// (`SourceRegistry.register(GeoPackageSourceDriver())`, from the `GeoPackageSource` library).
+public typealias SourceRegistry = SourceDrivers.SourceRegistry
 
 extension OfflinePackage {
     /// Sends the package's edits to its source and brings the source's changes down, in the
@@ -26,7 +30,8 @@ extension OfflinePackage {
     ///   - policy: how conflicts are settled; `fail` by default.
     ///   - dryRun: work everything out and report it, changing nothing.
     /// - Throws: ``PackageError`` (`sync`) when the package or source cannot sync (missing,
-    ///   unregistered, schema changed); `storage` for failures underneath.
+    ///   unregistered, schema changed, no registered driver takes its address); `storage` for
+    ///   failures underneath.
     @discardableResult
     public func sync(source: String? = nil, direction: SyncDirection = .bidirectional, policy: ConflictPolicy = .fail,
                      dryRun: Bool = false) throws(PackageError) -> SyncReport {

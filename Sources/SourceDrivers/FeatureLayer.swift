@@ -19,14 +19,14 @@ public struct FeatureLayer: Sendable, Hashable {
     public var kind: Kind
     /// The layer's title and description; `.textBytes` when the source's are not UTF-8
     /// (copied byte for byte), `.null` when it has none.
-    public var identifier: FieldValue
-    public var description: FieldValue
+    public var identifier: SourceValue
+    public var description: SourceValue
     public var schema: FeatureSchema
     /// The global id column (`globalid` in any letter case) that sync matches rows by, when
     /// the layer has one.
     public var globalIDColumn: String?
 
-    public init(name: String, kind: Kind, identifier: FieldValue = .null, description: FieldValue = .null,
+    public init(name: String, kind: Kind, identifier: SourceValue = .null, description: SourceValue = .null,
                 schema: FeatureSchema, globalIDColumn: String? = nil) {
         self.name = name
         self.kind = kind

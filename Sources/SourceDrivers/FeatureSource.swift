@@ -39,9 +39,9 @@ public protocol FeatureSource: AnyObject {
     func changeGeneration() throws -> Int64?
     /// Calls `body` with every row the query selects, as it reads them (nothing collected).
     /// - Throws: the driver's error for a query it cannot run (a filter it cannot render).
-    func forEachRow(_ query: RowQuery, _ body: (FieldRow) throws -> Void) throws
+    func forEachRow(_ query: RowQuery, _ body: (SourceRow) throws -> Void) throws
     /// The other end's key values of the mapping rows whose `fromColumn` holds one of `keys`.
-    func keys(through hop: MappingHop, from keys: [FieldValue]) throws -> [FieldValue]
+    func keys(through hop: MappingHop, from keys: [SourceValue]) throws -> [SourceValue]
     /// The metadata of the package's `tables`, in the order to write it; `keptKeys` gives the
     /// primary keys the package holds of a table (a mapping table's links are copied only
     /// when both their ends are).

@@ -12,5 +12,5 @@ public enum PackageMetadataItem: Sendable, Hashable {
     case table(name: String, declaration: String)
     /// A row of a metadata table (one declared before, or a GeoPackage core table such as
     /// `gpkg_extensions`).
-    case row(table: String, FieldRow)
+    case row(table: String, SourceRow)
 }

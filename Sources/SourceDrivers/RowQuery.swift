@@ -16,7 +16,7 @@ public struct RowQuery: Sendable, Hashable {
         case envelopes([Envelope])
         /// The rows whose `column` holds one of the values (a relationship's key), at most a
         /// few hundred values at a time.
-        case keys(column: String, values: [FieldValue])
+        case keys(column: String, values: [SourceValue])
     }
 
     public var layer: String

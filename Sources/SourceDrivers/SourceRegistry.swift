@@ -12,10 +12,11 @@ public struct SourceOpenOptions: Sendable, Hashable {
     /// A dry run: nothing the sync writes stays; a driver that cannot write the source (a
     /// read-only file) may work on a private copy, and says so in its notes.
     public var dryRun: Bool
+    /// Only read (`verify`): the driver opens the source so that nothing can be written.
+    public var readOnly: Bool
 
-    public init(busyTimeout: Double = 120, dryRun: Bool = false) {
-        self.busyTimeout = busyTimeout
-        self.dryRun = dryRun
+    public init(busyTimeout: Double = 120, dryRun: Bool = false, readOnly: Bool = false) {
+        (self.busyTimeout, self.dryRun, self.readOnly) = (busyTimeout, dryRun, readOnly)
     }
 }
 
@@ -60,7 +61,9 @@ public struct SourceRegistry: Sendable {
     public func driver(for address: String) throws -> any SourceDriver {
         if let driver = drivers.first(where: { $0.accepts(address) }) { return driver }
         let known = drivers.map(\.name).joined(separator: ", ")
-        throw SourceError(.noDriver, "no source driver takes '\(address)' (this build has: \(known.isEmpty ? "none" : known))")
+        throw SourceError(.noDriver, """
+            no source driver takes '\(SourceAddress.redacted(address))' (this build has: \(known.isEmpty ? "none" : known))
+            """)
     }
 
     /// Opens `address` for sync with the driver that takes it.

@@ -18,9 +18,7 @@ public struct SourceColumn: Sendable, Hashable {
     public var baseType: BaseType
 
     public init(name: String, declaredType: String, baseType: BaseType) {
-        self.name = name
-        self.declaredType = declaredType
-        self.baseType = baseType
+        (self.name, self.declaredType, self.baseType) = (name, declaredType, baseType)
     }
 }
 
@@ -33,9 +31,7 @@ public struct SourceGeometryColumn: Sendable, Hashable {
     public var declaredType: DeclaredGeometryType
 
     public init(name: String, srsID: Int64, declaredType: DeclaredGeometryType) {
-        self.name = name
-        self.srsID = srsID
-        self.declaredType = declaredType
+        (self.name, self.srsID, self.declaredType) = (name, srsID, declaredType)
     }
 }
 
@@ -52,11 +48,7 @@ public struct SourceTable: Sendable, Hashable {
 
     public init(name: String, keyColumn: String, globalIDColumn: String, columns: [SourceColumn],
                 geometry: SourceGeometryColumn? = nil) {
-        self.name = name
-        self.keyColumn = keyColumn
-        self.globalIDColumn = globalIDColumn
-        self.columns = columns
-        self.geometry = geometry
+        (self.name, self.keyColumn, self.globalIDColumn, self.columns, self.geometry) = (name, keyColumn, globalIDColumn, columns, geometry)
     }
 }
 
@@ -65,9 +57,10 @@ public struct SourceCRS: Sendable, Hashable {
     public var srsID: Int64
     /// What PROJ takes: `AUTH:CODE` or WKT.
     public var definition: String
+    /// How messages name it (`EPSG:4326`).
+    public var label: String
 
-    public init(srsID: Int64, definition: String) {
-        self.srsID = srsID
-        self.definition = definition
+    public init(srsID: Int64, definition: String, label: String) {
+        (self.srsID, self.definition, self.label) = (srsID, definition, label)
     }
 }

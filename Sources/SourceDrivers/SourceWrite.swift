@@ -6,9 +6,9 @@ import Geometry
 public enum SourceWrite: Sendable, Hashable {
     /// A new row with the columns it names (the global id among them; never the key, which
     /// each database numbers itself).
-    case insert(FieldRow)
+    case insert(SourceRow)
     /// Sets the columns the row names in the row of that global id.
-    case update(globalID: String, FieldRow)
+    case update(globalID: String, SourceRow)
     case delete(globalID: String)
 }
 
@@ -29,8 +29,7 @@ public struct SourceRefusal: Sendable, Hashable, Error {
     public var message: String
 
     public init(uniqueColumns: [String]? = nil, message: String) {
-        self.uniqueColumns = uniqueColumns
-        self.message = message
+        (self.uniqueColumns, self.message) = (uniqueColumns, message)
     }
 
     public var isUniqueViolation: Bool { uniqueColumns != nil }
@@ -43,8 +42,7 @@ public struct SourceRowChange: Sendable, Hashable {
     public var globalID: String
 
     public init(table: String, globalID: String) {
-        self.table = table
-        self.globalID = globalID
+        (self.table, self.globalID) = (table, globalID)
     }
 }
 
@@ -59,8 +57,7 @@ public struct SourcePosition: Sendable, Hashable {
     public var generation: Int64
 
     public init(cursor: String, generation: Int64) {
-        self.cursor = cursor
-        self.generation = generation
+        (self.cursor, self.generation) = (cursor, generation)
     }
 }
 
@@ -81,7 +78,6 @@ public struct LayerFilter: Sendable, Hashable {
     public var expression: FilterExpression?
 
     public init(text: String, expression: FilterExpression?) {
-        self.text = text
-        self.expression = expression
+        (self.text, self.expression) = (text, expression)
     }
 }

@@ -8,6 +8,11 @@ import PackageFormat
 
 /// A source a package syncs with, open for one sync.
 ///
+/// The `forEach` methods and the row cursor call back while they stream, and the callback
+/// asks the source for more (a row by global id, in the middle of the change log): a driver
+/// whose client cannot interleave statements on one connection streams through a server-side
+/// cursor fetched in batches, never by buffering the whole result.
+///
 /// - Important: One owner at a time; every call but ``isTransient(_:)`` may touch the database.
 public protocol SyncSource: AnyObject {
     /// How reports and messages name the source: its address without a secret in it.
@@ -36,9 +41,11 @@ public protocol SyncSource: AnyObject {
     /// True for an error that another try of the whole transaction may not meet: a lock held
     /// past the busy timeout, a serialization failure, a deadlock.
     func isTransient(_ error: any Error) -> Bool
-    /// Runs `body` with the apply context set (in the open write transaction): the source's
-    /// change log tags every write it makes with the replica and sync id, so the replica's
-    /// next download does not take its own upload back.
+    /// Runs `body` with the apply context set: the source's change log tags every write it
+    /// makes with the replica and sync id, so the replica's next download does not take its
+    /// own upload back. It runs in a write transaction of its own, committed when `body`
+    /// returns, or inside the one open (a dry run's); either way a throw from `body` undoes
+    /// what it wrote.
     func withApplyContext<T>(replicaID: String, syncID: String, _ body: () throws -> T) throws -> T
 
     // MARK: Change cursor
@@ -59,16 +66,19 @@ public protocol SyncSource: AnyObject {
     // MARK: Rows
 
     /// The row of that global id (the shape's columns), or nil.
-    func row(_ globalID: String, in table: TableShape) throws -> FieldRow?
+    func row(_ globalID: String, in table: TableShape) throws -> SourceRow?
     /// The global ids of the rows whose `column` equals `value` (a relationship key).
-    func globalIDs(in table: TableShape, where column: String, equals value: FieldValue) throws -> [String]
+    func globalIDs(in table: TableShape, where column: String, equals value: SourceValue) throws -> [String]
+    /// Every row of the table, ordered by the bytes of its global id (as SQLite orders text;
+    /// a row without one first), read one at a time: memory does not grow with the table.
+    func rowsByGlobalID(in table: TableShape) throws -> any SourceRowCursor
     /// Every global id of the table that is not NULL.
     func forEachGlobalID(in table: TableShape, _ body: (String) throws -> Void) throws
     /// The value of `column` in the first row of `table` whose `key` equals `value`, or nil
     /// (the source's key of a global id, or the global id of a key).
-    func value(of column: String, in table: String, where key: String, equals value: FieldValue) throws -> FieldValue?
+    func value(of column: String, in table: String, where key: String, equals value: SourceValue) throws -> SourceValue?
     /// The global id of a row other than `globalID` holding these values (all of them), or nil.
-    func holder(of values: [(column: String, value: FieldValue)], in table: TableShape,
+    func holder(of values: [(column: String, value: SourceValue)], in table: TableShape,
                 besides globalID: String) throws -> String?
     /// True when the row of that global id meets the layer's filter, judged by the source
     /// as `create` judged it.
@@ -118,4 +128,10 @@ extension SyncSource {
             throw error
         }
     }
+}
+
+/// Rows read one at a time (``SyncSource/rowsByGlobalID(in:)``).
+public protocol SourceRowCursor: AnyObject {
+    /// The next row, nil at the end.
+    func next() throws -> SourceRow?
 }

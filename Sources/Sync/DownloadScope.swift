@@ -5,6 +5,7 @@
 import Geodatabase
 import Geometry
 import SQLite
+import SourceDrivers
 
 /// The area of interest and per-layer rules, ready to test source rows.
 ///
@@ -14,12 +15,10 @@ final class DownloadScope {
     private var areas: [SQLName: (area: Geometry, prepared: PreparedGeometry)] = [:]
     private let package: Connection
     private let projections: LayerProjections
-    /// Statements prepared once: the layers' filters on the source, membership lookups on the package.
-    private let sourceStatements: StatementCache
+    /// The source, which judges its rows against the layers' filters.
+    private let source: any SyncSource
+    /// Membership lookups on the package, prepared once.
     private let packageStatements: StatementCache
-    /// Per filtered table: the query testing one source row against its filter, rendered once
-    /// (a download asks it for every row it brings).
-    private var filterQueries: [SQLName: String] = [:]
     /// Per related-only table: its key-based links to spatial tables, as
     /// (this table's column, the spatial table, its column).
     private var links: [SQLName: [(column: String, table: String, otherColumn: String)]] = [:]
@@ -43,7 +42,7 @@ final class DownloadScope {
     ///   - relationships: the package's relationships.
     ///   - projections: the transformations of reprojected tables into the package's CRS.
     ///   - mappingLinks: the links of mapping tables, for related-only tables linked through them.
-    init(areas: [SQLName: Geometry], source: Connection, package: Connection, tables: [SyncTable],
+    init(areas: [SQLName: Geometry], source: any SyncSource, package: Connection, tables: [SyncTable],
          relationships: [Relationship], projections: LayerProjections, mappingLinks: MappingLinks,
          geos: GEOSContext) throws {
         self.projections = projections
@@ -51,7 +50,7 @@ final class DownloadScope {
         self.geos = geos
         for (table, area) in areas { self.areas[table] = (area, try geos.prepare(area)) }
         self.package = package
-        sourceStatements = StatementCache(source)
+        self.source = source
         packageStatements = StatementCache(package)
         let spatial = Set(tables.filter { $0.cut.spatial }.map(\.sqlName))
         // Packages built before the cut recorded `relatedOnly` are known by the rows they took.
@@ -192,14 +191,7 @@ final class DownloadScope {
     /// Evaluates the layer's `--where` (as ``RegisteredScope`` parsed or checked it) on the
     /// source row.
     private func passesFilter(_ filter: String, row: RowValues, table: SyncTable) throws -> Bool {
-        let query = filterQueries[table.sqlName] ?? {
-            let condition = table.filterExpression?.sqlite ?? "(\(filter))"
-            return "SELECT 1 FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ? AND \(condition)"
-        }()
-        filterQueries[table.sqlName] = query
-        let statement = try sourceStatements.statement(query)
-        defer { statement.reset() }
-        try statement.bind([row[table.globalIDColumn] ?? .null])
-        return try statement.step()
+        guard let globalID = row[table.globalIDColumn]?.stringValue else { return false }
+        return try source.meets(LayerFilter(text: filter, expression: table.filterExpression), globalID: globalID, in: table.shape)
     }
 }

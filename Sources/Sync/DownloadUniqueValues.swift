@@ -41,9 +41,6 @@ extension SyncRun {
         guard !columns.isEmpty, let wanted = try sourceRows.row(globalID, in: table) else { return nil }
         let values = columns.map { wanted[$0] ?? .null }
         guard !values.contains(.null) else { return nil }
-        let g = SQL.identifier(table.globalIDColumn)
-        let condition = columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: " AND ")
-        return try package.scalar("SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(condition) AND \(g) IS NOT ? LIMIT 1",
-                                  values + [.text(globalID)])?.stringValue
+        return try packageRows.holder(of: Array(zip(columns, values)), in: table.shape, besides: globalID)
     }
 }

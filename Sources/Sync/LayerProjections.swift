@@ -7,6 +7,7 @@
 import Geodatabase
 import Geometry
 import SQLite
+import SourceDrivers
 
 /// The transformations of the reprojected tables of one sync.
 ///
@@ -28,20 +29,20 @@ final class LayerProjections {
 
     /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the layer when a CRS is unknown to
     ///   PROJ or PROJ has no way between them.
-    init(tables: [SyncTable], package: GeoPackageSchema, source: GeoPackageSchema, geos: GEOSContext, proj: PROJContext) throws {
+    init(tables: [SyncTable], package: GeoPackageSchema, source: any SyncSource, geos: GEOSContext, proj: PROJContext) throws {
         self.proj = proj
         self.geos = geos
         for table in tables where table.geometryColumn != nil {
             guard let packageID = table.packageSRSID, let sourceID = table.sourceSRSID,
                   table.cut.reprojectedFrom != nil || packageID != sourceID else { continue }
             guard let packageSRS = package.spatialReferenceSystem(id: packageID),
-                  let sourceSRS = source.spatialReferenceSystem(id: sourceID) else {
+                  let sourceSRS = try source.crs(srsID: sourceID) else {
                 throw SyncError(.unsupportedLayer, """
                     layer '\(table.name)': srs_id \(packageID) in the package or \(sourceID) at the source is not in \
                     gpkg_spatial_ref_sys
                     """)
             }
-            let from = sourceSRS.projDefinition, to = packageSRS.projDefinition
+            let from = sourceSRS.definition, to = packageSRS.projDefinition
             do {
                 let sourceCRS = try CoordinateReferenceSystem(from, context: proj)
                 let packageCRS = try CoordinateReferenceSystem(to, context: proj)
@@ -58,7 +59,7 @@ final class LayerProjections {
                                                 declared: table.sourceGeometryType ?? any))
             } catch {
                 throw SyncError(.unsupportedLayer, """
-                    layer '\(table.name)' was reprojected from \(sourceSRS.authorityCode) to \(packageSRS.authorityCode) \
+                    layer '\(table.name)' was reprojected from \(sourceSRS.label) to \(packageSRS.authorityCode) \
                     when the package was built, and PROJ cannot transform between them: \(error)
                     """)
             }

@@ -5,7 +5,9 @@
 /// such, and written at the source with the source's keys of those rows (global id -> source
 /// key); a source link comes down the other way.
 import Geodatabase
+import Geometry
 import SQLite
+import SourceDrivers
 
 /// A row the source cannot take, found before SQLite is asked (a link to a row the source does
 /// not have, a geometry that cannot be transformed): a per-row constraint conflict.
@@ -28,18 +30,16 @@ final class MappingLinks {
     /// By mapping table name: the table and its two ends.
     private var mappings: [SQLName: (table: SyncTable, ends: [End])] = [:]
     private let package: Connection
-    private let source: Connection
+    private let source: any SyncSource
     private let packageStatements: StatementCache
-    private let sourceStatements: StatementCache
 
     /// - Parameters:
     ///   - relationships: the package's relationships; those kept in a synced mapping table
     ///     whose both ends are synced tables are translated.
-    init(relationships: [Relationship], tables: [SyncTable], package: Connection, source: Connection) {
+    init(relationships: [Relationship], tables: [SyncTable], package: Connection, source: any SyncSource) {
         self.package = package
         self.source = source
         packageStatements = StatementCache(package)
-        sourceStatements = StatementCache(source)
         let byName = Dictionary(tables.map { (SQLName($0.name), $0) }, uniquingKeysWith: { a, _ in a })
         for r in relationships {
             guard let mapping = r.mappingTable, let table = byName[SQLName(mapping)] else { continue }
@@ -97,11 +97,11 @@ final class MappingLinks {
     /// to (a row deleted offline is found in its base); other rows unchanged.
     func byGlobalID(packageRow row: RowValues?, of table: SyncTable) throws -> RowValues? {
         try translate(row, of: table) { end, key in
-            if let id = try lookup(package, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", key) {
+            if let id = try packageLookup("SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", key) {
                 return id
             }
             let base = SyncSchema.baseTable(for: end.table.name)
-            return try lookup(package, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(base)) WHERE \(SQL.identifier(end.key)) = ?", key)
+            return try packageLookup("SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(base)) WHERE \(SQL.identifier(end.key)) = ?", key)
                 ?? .text("unknown \(end.table.name) \(end.key) \(key.description) in the package")
         }
     }
@@ -109,7 +109,7 @@ final class MappingLinks {
     /// A source row of a mapping table with its links as global ids; other rows unchanged.
     func byGlobalID(sourceRow row: RowValues?, of table: SyncTable) throws -> RowValues? {
         try translate(row, of: table) { end, key in
-            try lookup(source, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", key)
+            try sourceValue(end.table.globalIDColumn, in: end.table.name, where: end.key, is: key)
                 ?? .text("unknown \(end.table.name) \(end.key) \(key.description) at the source")
         }
     }
@@ -119,7 +119,7 @@ final class MappingLinks {
     func atSource(_ action: SourceAction, of table: SyncTable) throws -> SourceAction {
         func keys(_ row: RowValues) throws -> RowValues {
             try translate(row, of: table) { end, id in
-                guard let key = try lookup(source, "SELECT \(SQL.identifier(end.key)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.table.globalIDColumn)) = ?", id) else {
+                guard let key = try sourceValue(end.key, in: end.table.name, where: end.table.globalIDColumn, is: id) else {
                     throw RowRefusal(message: "the link's \(end.column) points to \(end.table.name) \(id.description), which the source does not have")
                 }
                 return key
@@ -142,8 +142,8 @@ final class MappingLinks {
         for end in ends {
             guard let index = row.columns.firstIndex(name: SQLName(end.column)) else { continue }
             guard !values[index].isNull,
-                  let id = try lookup(source, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", values[index]),
-                  let key = try lookup(package, "SELECT \(SQL.identifier(end.key)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.table.globalIDColumn)) = ?", id)
+                  let id = try sourceValue(end.table.globalIDColumn, in: end.table.name, where: end.key, is: values[index]),
+                  let key = try packageLookup("SELECT \(SQL.identifier(end.key)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.table.globalIDColumn)) = ?", id)
             else { return nil }
             values[index] = key
         }
@@ -156,17 +156,12 @@ final class MappingLinks {
     func sourceLinks(of row: RowValues, this: End, other: End, mapping links: SyncTable) throws -> [(link: String, other: String?)] {
         guard let key = row[this.key], !key.isNull else { return [] }
         var result: [(String, String?)] = []
-        let sql = """
-            SELECT m.\(SQL.identifier(links.globalIDColumn)), o.\(SQL.identifier(other.table.globalIDColumn))
-            FROM \(SQL.identifier(links.name)) m LEFT JOIN \(SQL.identifier(other.table.name)) o ON o.\(SQL.identifier(other.key)) = m.\(SQL.identifier(other.column))
-            WHERE m.\(SQL.identifier(this.column)) = ?
-            """
-        let statement = try cached(source, sql)
-        defer { statement.reset() }
-        try statement.bind([key])
-        while try statement.step() {
-            guard let link = statement.value(at: 0).stringValue else { continue }
-            result.append((link, statement.value(at: 1).stringValue))
+        let linkColumn = links.shape.with(columns: [links.globalIDColumn, other.column])
+        for link in try source.globalIDs(in: links.shape, where: this.column, equals: SourceValue(key, isGeometry: false)) {
+            let otherKey = try source.row(link, in: linkColumn)?[other.column].map { try $0.sqliteValue() } ?? .null
+            let otherID = otherKey.isNull ? nil
+                : try sourceValue(other.table.globalIDColumn, in: other.table.name, where: other.key, is: otherKey)?.stringValue
+            result.append((link, otherID))
         }
         return result
     }
@@ -177,7 +172,7 @@ final class MappingLinks {
         guard let ends = mappings[SQLName(mapping.name)]?.ends else { return [] }
         return try ends.compactMap { end in
             guard let key = row.columns.firstIndex(name: SQLName(end.column)).map({ row.values[$0] }), !key.isNull,
-                  let id = try lookup(source, "SELECT \(SQL.identifier(end.table.globalIDColumn)) FROM \(SQL.identifier(end.table.name)) WHERE \(SQL.identifier(end.key)) = ?", key)?.stringValue
+                  let id = try sourceValue(end.table.globalIDColumn, in: end.table.name, where: end.key, is: key)?.stringValue
             else { return nil }
             return (end.table, id)
         }
@@ -189,7 +184,7 @@ final class MappingLinks {
         for (mapping, this, other) in mappings(linking: table) {
             for link in try sourceLinks(of: row, this: this, other: other, mapping: mapping) {
                 guard let id = link.other else { continue }
-                if try lookup(package, "SELECT 1 FROM \(SQL.identifier(other.table.name)) WHERE \(SQL.identifier(other.table.globalIDColumn)) = ?", .text(id)) != nil {
+                if try packageLookup("SELECT 1 FROM \(SQL.identifier(other.table.name)) WHERE \(SQL.identifier(other.table.globalIDColumn)) = ?", .text(id)) != nil {
                     return true
                 }
             }
@@ -210,9 +205,10 @@ final class MappingLinks {
         return RowValues(columns: row.columns, values: values)
     }
 
-    /// The first column of the first row of a one-argument query, nil when there is none.
-    private func lookup(_ connection: Connection, _ sql: String, _ argument: SQLiteValue) throws -> SQLiteValue? {
-        let statement = try cached(connection, sql)
+    /// The first column of the first row of a one-argument query on the package, nil when
+    /// there is none.
+    private func packageLookup(_ sql: String, _ argument: SQLiteValue) throws -> SQLiteValue? {
+        let statement = try packageStatements.statement(sql)
         defer { statement.reset() }
         try statement.bind([argument])
         guard try statement.step() else { return nil }
@@ -220,7 +216,11 @@ final class MappingLinks {
         return value.isNull ? nil : value
     }
 
-    private func cached(_ connection: Connection, _ sql: String) throws -> Statement {
-        try (connection === package ? packageStatements : sourceStatements).statement(sql)
+    /// The source's value of `column` in the first row of `table` whose `key` is `value`, nil
+    /// when there is none or it is NULL.
+    private func sourceValue(_ column: String, in table: String, where key: String, is value: SQLiteValue) throws -> SQLiteValue? {
+        guard let found = try source.value(of: column, in: table, where: key, equals: SourceValue(value, isGeometry: false)),
+              !found.isNull else { return nil }
+        return try found.sqliteValue()
     }
 }

@@ -20,11 +20,12 @@ import Foundation
 import Geodatabase
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 enum Reattach {
     /// Step 1. - Returns: the package's state as the new replica will have it.
     static func registerAnew(_ state: PackageSyncState, package: Connection, packageName: String,
-                            at source: SourceGeodatabase) throws -> PackageSyncState {
+                            at source: any SyncSource) throws -> PackageSyncState {
         let standing = try source.standing(of: state.history)
         let scope = try registeredScope(of: state, package: package, at: source)
         var renewed = state
@@ -33,9 +34,11 @@ enum Reattach {
         renewed.pendingSyncID = nil
         renewed.pendingPosition = nil
         renewed.recordsEverySync = true
-        try source.connection.withTransaction(.immediate) {
-            let generation = try source.generation()
+        try source.withTransaction(.write) {
+            let position = try source.position()
+            let generation = position.generation
             renewed.sourceGeneration = generation
+            renewed.sourceCursor = position.cursor
             let layers = try source.replica(id: state.replicaID)?.layers ?? source.retiredReplica(id: state.replicaID)?.layers
                 ?? PackageChangeTracking(connection: package).trackedTables().map(\.name)
             try source.registerReplica(ReplicaRegistration(
@@ -57,7 +60,7 @@ enum Reattach {
     /// The area and filters the new replica takes: the source's record of the old one, else
     /// the package's own, its filters checked as `create` checks them.
     static func registeredScope(of state: PackageSyncState, package: Connection,
-                                at source: SourceGeodatabase) throws -> RegisteredScope {
+                                at source: any SyncSource) throws -> RegisteredScope {
         if let replica = try source.replica(id: state.replicaID) { return RegisteredScope(replica) }
         if let retired = try source.retiredReplica(id: state.replicaID) {
             return RegisteredScope(areaWKT: retired.areaWKT, areaCRS: retired.areaCRS, optionsJSON: retired.optionsJSON)
@@ -65,7 +68,7 @@ enum Reattach {
         var scope = RegisteredScope(areaWKT: state.areaWKT, areaCRS: state.areaCRS, optionsJSON: nil)
         for (layer, cut) in try PackageMetadata.layerCuts(in: package) {
             guard let expression = cut.filter else { continue }
-            do { try WhereFilter(layer: layer, expression: expression).check(on: source.connection, table: layer) } catch {
+            do { _ = try source.layerFilter(expression, table: layer) } catch {
                 throw SyncError(.invalidArgument, "cannot re-attach: the package's filter for layer \(layer) is refused: \(error)")
             }
             scope.filters[SQLName(layer)] = expression
@@ -94,19 +97,16 @@ extension SyncRun {
     }
 
     private func markDifferences(of table: SyncTable, edits: [RowKey: ChangeOperation], scope: DownloadScope) throws {
-        let g = SQL.identifier(table.globalIDColumn), t = SQL.identifier(table.name)
         var held = Set<String>()
-        for row in try package.query("SELECT \(g) FROM \(t) WHERE \(g) IS NOT NULL") {
-            guard let globalID = row[0].stringValue else { continue }
+        try packageRows.forEachGlobalID(in: table.shape) { globalID in
             held.insert(globalID)
             if try edits[RowKey(table.name, globalID)] != nil || differsFromSource(globalID, in: table, scope: scope) {
                 try NoBaseRows.mark(globalID, of: table.name, globalIDColumn: table.globalIDColumn, as: .update, in: package)
             }
         }
         // Rows the package lacks: deleted offline, or the source's that should be here.
-        for row in try source.query("SELECT \(g) FROM \(t) WHERE \(g) IS NOT NULL") {
-            guard let globalID = row[0].stringValue, !held.contains(globalID),
-                  let found = try sourceRows.row(globalID, in: table) else { continue }
+        try source.forEachGlobalID(in: table.shape) { globalID in
+            guard !held.contains(globalID), let found = try sourceRows.row(globalID, in: table) else { return }
             if try edits[RowKey(table.name, globalID)] == .delete || downloadForm(of: found, in: table, scope: scope) != nil {
                 try NoBaseRows.mark(globalID, of: table.name, globalIDColumn: table.globalIDColumn, as: .delete, in: package)
             }

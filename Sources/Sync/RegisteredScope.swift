@@ -10,7 +10,7 @@
 import Foundation
 import Geodatabase
 import PackageFormat
-import SQLite
+import SourceDrivers
 
 struct RegisteredScope: Sendable, Hashable {
     var areaWKT: String?
@@ -62,15 +62,14 @@ struct RegisteredScope: Sendable, Hashable {
     /// The tables with the registered filters in place of the package's, each parsed against
     /// the source's table, or else checked by the authorizer there.
     /// - Throws: ``SyncError`` (`invalidArgument`) naming the filter the check refuses.
-    func applied(to tables: [SyncTable], source: Connection) throws -> [SyncTable] {
+    func applied(to tables: [SyncTable], source: any SyncSource) throws -> [SyncTable] {
         try tables.map { table in
             var table = table
             table.cut.filter = filters[table.sqlName]
             table.filterExpression = nil
             if let expression = table.cut.filter {
                 do {
-                    table.filterExpression = try WhereFilter(layer: table.name, expression: expression)
-                        .storedExpression(on: source, table: table.name)
+                    table.filterExpression = try source.layerFilter(expression, table: table.name).expression
                 } catch {
                     throw SyncError(.invalidArgument, "the filter registered for layer \(table.name) cannot be used: \(error)")
                 }

@@ -7,6 +7,7 @@
 import Geodatabase
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 enum SchemaMigration {
     struct Column: Equatable {
@@ -23,12 +24,11 @@ enum SchemaMigration {
     /// Checks every tracked table of the package against the source.
     /// - Returns: the columns the source gained since the package was built.
     /// - Throws: ``SyncError`` (`schemaChanged`) for any other difference.
-    static func plan(package: Connection, source: Connection) throws -> [Addition] {
+    static func plan(package: Connection, sourceTables: [SourceTable]) throws -> [Addition] {
         var additions: [Addition] = []
-        let sourceTables = try SourceGeodatabase(connection: source).trackedTables()
-        for tracked in try PackageChangeTracking(connection: package).trackedTables()
-        where sourceTables.contains(where: { SQLName($0.name) == SQLName(tracked.name) }) {
-            additions += try compare(table: tracked.name, package: package, source: source)
+        for tracked in try PackageChangeTracking(connection: package).trackedTables() {
+            guard let sourceTable = sourceTables.first(where: { SQLName($0.name) == SQLName(tracked.name) }) else { continue }
+            additions += try compare(table: tracked.name, package: package, source: sourceTable)
         }
         return additions
     }
@@ -36,7 +36,7 @@ enum SchemaMigration {
     /// Takes the additions into the package and refreshes both sides' triggers.
     /// - Parameter dryRun: writes nothing; refuses when there is something to add, since the
     ///   rest of a dry run could not foresee the sync without it.
-    static func apply(_ additions: [Addition], package: Connection, source: Connection, dryRun: Bool) throws {
+    static func apply(_ additions: [Addition], package: Connection, source: any SyncSource, dryRun: Bool) throws {
         if dryRun {
             if let first = additions.first {
                 throw SyncError(.schemaChanged, """
@@ -45,9 +45,7 @@ enum SchemaMigration {
             }
             return
         }
-        try SourceGeodatabase(connection: source).refreshTriggers()
-        // Sources registered by earlier versions carry our extension on their user tables.
-        try OwnTables.register(in: source, side: .source)
+        try source.refreshTracking()
         let tracking = PackageChangeTracking(connection: package)
         try tracking.withoutTracking {
             for addition in additions {
@@ -70,20 +68,19 @@ enum SchemaMigration {
     }
 
     /// Copies the source's values of `columns` into the package's rows and base rows.
-    private static func download(_ columns: [String], of table: TrackedTable, package: Connection, source: Connection) throws {
+    private static func download(_ columns: [String], of table: TrackedTable, package: Connection,
+                                 source: any SyncSource) throws {
         let g = SQL.identifier(table.globalIDColumn)
-        let read = try source.prepare("""
-            SELECT \(columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name)) WHERE \(g) = ?
-            """)
+        let geometry = try GeoPackageSchema.read(from: package).layer(named: table.name)?.geometryColumn?.name
+        let shape = TableShape(name: table.name, keyColumn: table.keyColumn, globalIDColumn: table.globalIDColumn,
+                               columns: columns, geometryColumn: geometry)
         let assignments = columns.enumerated().map { "\(SQL.identifier($1)) = ?\($0 + 2)" }.joined(separator: ", ")
         let base = SQL.identifier(SyncSchema.baseTable(for: table.name))
         let ids = try package.query("SELECT \(g) FROM \(SQL.identifier(table.name)) UNION SELECT \(g) FROM \(base)")
             .compactMap { $0[0].stringValue }
         for id in ids {
-            read.reset()
-            try read.bind([.text(id)])
-            guard try read.step() else { continue }
-            let values = columns.indices.map { read.value(at: $0) }
+            guard let row = try source.row(id, in: shape) else { continue }
+            let values = try RowValues(row).values
             for target in [SQL.identifier(table.name), base] {
                 try package.execute("UPDATE \(target) SET \(assignments) WHERE \(g) = ?1", [.text(id)] + values)
             }
@@ -97,8 +94,9 @@ enum SchemaMigration {
     }
 
     /// One table: additions at the source, else a refusal naming the side.
-    static func compare(table: String, package: Connection, source: Connection) throws -> [Addition] {
-        let inPackage = try columns(table, in: package), atSource = try columns(table, in: source)
+    static func compare(table: String, package: Connection, source: SourceTable) throws -> [Addition] {
+        let inPackage = try columns(table, in: package)
+        let atSource = source.columns.map { Column(name: $0.name, type: $0.declaredType) }
         // The base table has the columns tracking was installed with: a column of the package
         // table missing from it was added in the package, not dropped at the source.
         let built = try columns(SyncSchema.baseTable(for: table), in: package)

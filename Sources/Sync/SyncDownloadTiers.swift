@@ -7,15 +7,16 @@
 import Geodatabase
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 extension SyncRun {
     /// Rows of one tier each, to bring in tier order.
     private typealias Tiers = [[(globalID: String, table: SyncTable)]]
 
     /// Runs the download.
-    /// - Returns: the source's generation it read, which the package advances to.
-    func download(_ run: inout SyncRunState) throws -> Int64 {
-        let generation = try SourceGeodatabase(connection: source).generation()
+    /// - Returns: the source's position it read, which the package advances to.
+    func download(_ run: inout SyncRunState) throws -> SourcePosition {
+        let position = try source.position()
         let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
                                       relationships: relationships, projections: projections, mappingLinks: mappingLinks,
                                       geos: geos)
@@ -33,7 +34,7 @@ extension SyncRun {
             // replica's own, so no later download would see it otherwise).
             try recordDeferred(run.deferred.union(try DeferredRows.all(in: package).map { RowKey($0.table, $0.globalID) }))
         }
-        return generation
+        return position
     }
 
     /// Rows come down in tiers: a related-only row belongs when the row it is related to is in
@@ -67,9 +68,8 @@ extension SyncRun {
     private func bringSourceChanges(_ run: inout SyncRunState, scope: DownloadScope, besides brought: inout Set<RowKey>) throws {
         var later: Tiers = [[], [], []]
         var downloaded = 0
-        try SourceGeodatabase(connection: source).forEachChange(since: state.sourceGeneration,
-                                                                excludingReplica: state.replicaID,
-                                                                tables: tables.map(\.name)) { change in
+        let since = try source.position(cursor: state.sourceCursor, generation: state.sourceGeneration)
+        try source.forEachChange(since: since, excludingReplica: state.replicaID, tables: tables.map(\.name)) { change in
             downloaded += 1
             options.progress?(.download, downloaded, 0)
             let key = RowKey(change.table, change.globalID)

@@ -7,6 +7,7 @@ import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 /// The two databases of a sync, opened and checked.
 struct OpenedSync {
@@ -14,15 +15,14 @@ struct OpenedSync {
     let files: PackageFiles
     /// A dry run's copies of read-only files: they live until the run is over.
     let copies: DryRunCopies
-    /// The package's data file and the source (or a dry run's copies), with a sync's page cache.
-    let package: GeoPackage, source: GeoPackage
+    /// The package's data file (or a dry run's copy), with a sync's page cache.
+    let package: GeoPackage
+    /// The source, open through the driver its address chose (checked sync-enabled).
+    let source: any SyncSource
     /// The source as the user or the package named it, for messages and the report.
     let sourcePath: String
     /// The package's sync state as stored, before a re-attach or the registered scope.
     let stored: PackageSyncState
-
-    /// The source's sync tables (checked enabled).
-    var sourceGDB: SourceGeodatabase { SourceGeodatabase(connection: source.connection) }
     /// The package's change log (its operations checked known).
     var tracking: PackageChangeTracking { PackageChangeTracking(connection: package.connection) }
 }
@@ -45,28 +45,30 @@ extension SyncSession {
                 + "the package; run 'pkgbuild sync --dry-run' to see what it would do")
         }
         let copies = DryRunCopies(dryRun: options.dryRun)
-        let package = try GeoPackage(path: try copies.path(for: files.data.path, role: "package"), busyTimeout: options.busyTimeout)
+        let package: GeoPackage
+        do {
+            package = try GeoPackage(path: try copies.path(for: files.data.path, role: "package"), busyTimeout: options.busyTimeout)
+        } catch let error as GeodatabaseError {
+            throw SyncError(.notAPackage, error.message)
+        }
         let stored = try PackageSyncState.read(package.connection)
         let sourcePath = try options.source ?? stored.source ?? files.manifest?.source.location ?? {
             throw SyncError(.source, "\(packageURL.path): no --source given and the package has no manifest naming one")
         }()
-        guard FileManager.default.fileExists(atPath: sourcePath) else {
-            throw SyncError(.source, "source \(sourcePath) does not exist")
+        let source: any SyncSource
+        do {
+            source = try options.sources.openSyncSource(sourcePath, options: SourceOpenOptions(busyTimeout: options.busyTimeout,
+                                                                                              dryRun: options.dryRun))
+        } catch let error as SourceError {
+            throw SyncError(.source, error.message)
         }
-        let source = try GeoPackage(path: try copies.path(for: sourcePath, role: "source"), busyTimeout: options.busyTimeout)
-        // A sync rewrites many pages of both files: a larger page cache writes each once.
-        for connection in [package.connection, source.connection] {
-            try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
-            try connection.execute("PRAGMA temp_store = MEMORY")
-        }
-        let sourceGDB = SourceGeodatabase(connection: source.connection)
-        guard try sourceGDB.isEnabled() else {
-            throw SyncError(.source, "source \(sourcePath) is not sync-enabled")
-        }
+        // A sync rewrites many pages of the package: a larger page cache writes each once.
+        try package.connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+        try package.connection.execute("PRAGMA temp_store = MEMORY")
         // A change log damaged past its CHECK stops the sync before either side is written.
         let tracking = PackageChangeTracking(connection: package.connection)
         try tracking.requireKnownOperations()
-        return OpenedSync(files: files, copies: copies, package: package, source: source, sourcePath: sourcePath, stored: stored)
+        return OpenedSync(files: files, copies: copies, package: package, source: source, sourcePath: source.displayName, stored: stored)
     }
 
     /// The registry's word on the package: a re-attach registers it anew; otherwise the
@@ -77,14 +79,14 @@ extension SyncSession {
         if options.reattach {
             guard !options.dryRun else { throw SyncError(.invalidArgument, "--reattach cannot be a dry run: it registers a new replica") }
             state = try Reattach.registerAnew(state, package: opened.package.connection, packageName: packageURL.lastPathComponent,
-                                             at: opened.sourceGDB)
+                                             at: opened.source)
         } else {
             // Checked before anything is written on either side, and again in the source's
             // write transaction (another copy of the package may sync in between).
-            try Self.requireStanding(state, at: opened.sourceGDB, sourcePath: opened.sourcePath, package: packageURL.path,
+            try Self.requireStanding(state, at: opened.source, sourcePath: opened.sourcePath, package: packageURL.path,
                                      note: !options.dryRun)
         }
-        guard let replica = try opened.sourceGDB.replica(id: state.replicaID) else {
+        guard let replica = try opened.source.replica(id: state.replicaID) else {
             throw SyncError(.unregistered, "replica \(state.replicaID) is not registered at \(opened.sourcePath)")
         }
         let scope = RegisteredScope(replica)
@@ -95,11 +97,12 @@ extension SyncSession {
     /// brought into the package first: the schemas read next are the sync's.
     func prepareSchemas(_ opened: OpenedSync, for state: PackageSyncState) throws {
         if options.direction.downloads {
-            try opened.sourceGDB.requireKnownOperations(since: state.sourceGeneration, excludingReplica: state.replicaID,
-                                                        tables: try opened.tracking.trackedTables().map(\.name))
+            let position = try opened.source.position(cursor: state.sourceCursor, generation: state.sourceGeneration)
+            try opened.source.checkChangeLog(since: position, excludingReplica: state.replicaID,
+                                             tables: try opened.tracking.trackedTables().map(\.name))
         }
-        let package = opened.package.connection, source = opened.source.connection
-        try SchemaMigration.apply(try SchemaMigration.plan(package: package, source: source),
-                                  package: package, source: source, dryRun: options.dryRun)
+        let package = opened.package.connection
+        try SchemaMigration.apply(try SchemaMigration.plan(package: package, sourceTables: try opened.source.trackedTables()),
+                                  package: package, source: opened.source, dryRun: options.dryRun)
     }
 }

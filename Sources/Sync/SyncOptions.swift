@@ -1,6 +1,7 @@
 /// What a sync is asked to do, and what it did.
 import Foundation
 import PackageFormat
+import SourceDrivers
 
 /// Which way changes travel.
 public enum SyncDirection: String, Sendable, Hashable, CaseIterable {
@@ -53,6 +54,9 @@ public struct SyncOptions: Sendable {
     /// it answers true the sync stops there with Swift's `CancellationError`, nothing applied
     /// on either side. After the source committed, the sync runs to its end.
     public var isCancelled: (@Sendable () -> Bool)?
+    /// The drivers the source's address is looked up in: those the app registered, unless a
+    /// caller gives its own (a test's in-memory source).
+    public var sources: SourceRegistry = .shared
 
     public init(source: String? = nil, direction: SyncDirection = .bidirectional, policy: ConflictPolicy = .fail,
                 dryRun: Bool = false, reattach: Bool = false, busyTimeout: Double = 120,

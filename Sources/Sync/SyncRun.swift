@@ -30,13 +30,14 @@ import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 /// One run of the protocol: what every step reads, fixed before the first.
 final class SyncRun {
     let options: SyncOptions
     let packageURL: URL
     let package: Connection
-    let source: Connection
+    let source: any SyncSource
     let state: PackageSyncState
     let tables: [SyncTable]
     let tablesByName: [SQLName: SyncTable]
@@ -48,9 +49,9 @@ final class SyncRun {
     let comparator: ValueComparator
     let geos: GEOSContext
     let packageRows: RowStore
-    let sourceRows: RowStore
+    let sourceRows: SourceRowReader
 
-    init(session: SyncSession, package: Connection, source: Connection, state: PackageSyncState,
+    init(session: SyncSession, package: Connection, source: any SyncSource, state: PackageSyncState,
          tables: [SyncTable], relationships: [Relationship], areas: [SQLName: Geometry], projections: LayerProjections,
          sourcePath: String, geos: GEOSContext) {
         options = session.options
@@ -68,7 +69,7 @@ final class SyncRun {
         self.geos = geos
         comparator = ValueComparator(context: geos)
         packageRows = RowStore(connection: package)
-        sourceRows = RowStore(connection: source)
+        sourceRows = SourceRowReader(source: source)
     }
 
     /// The source committed this sync's upload (or had it already): from here on the sync
@@ -124,9 +125,9 @@ final class SyncRun {
         // 3. Upload in one source transaction. A dry run keeps it open (uncommitted) through
         // the download and rolls it back at the end.
         var sourceOpen = false
-        defer { if sourceOpen { try? source.execute("ROLLBACK") } }
+        defer { if sourceOpen { try? source.rollback() } }
         if options.dryRun {
-            try begin(source, immediate: true)
+            try beginAtSource(.write)
             sourceOpen = true
         }
         // Every sync but a dry run records its id at the source before the package commits,
@@ -137,7 +138,7 @@ final class SyncRun {
                 run.take(outcome)
             case .alreadyApplied:
                 run.report.resumed = true
-                run.report.conflicts = try ConflictStore.recordedAtSource(syncID: syncID, in: source)
+                run.report.conflicts = try source.conflicts(ofSync: syncID)
             case .stoppedOnConflicts(let conflicts):
                 return try stopOnConflicts(conflicts, &run, syncID: syncID)
             }
@@ -147,14 +148,14 @@ final class SyncRun {
         if !options.dryRun {
             try crash(.sourceCommitted)
             // The download reads one consistent state of the source.
-            try begin(source, immediate: false)
+            try beginAtSource(.read)
             sourceOpen = true
         }
         // 4. Download into the package, in its open transaction.
-        let generation = try download(&run)
-        try source.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
+        let position = try download(&run)
+        if options.dryRun { try source.rollback() } else { try source.commit() }
         sourceOpen = false
-        try finish(&run, syncID: syncID, throughPosition: throughPosition, generation: generation)
+        try finish(&run, syncID: syncID, throughPosition: throughPosition, position: position)
         try crash(.downloadApplied)
         return options.dryRun ? .rollBack(run.report) : .commit(run.report)
     }
@@ -204,14 +205,15 @@ final class SyncRun {
 
     /// The end of step 4: the uploaded changes cleared, the conflicts recorded, the generation
     /// advanced, the report's last figures.
-    private func finish(_ run: inout SyncRunState, syncID: String, throughPosition: Int64, generation: Int64) throws {
+    private func finish(_ run: inout SyncRunState, syncID: String, throughPosition: Int64, position: SourcePosition) throws {
         try clearUploaded(through: throughPosition, keeping: run.keptPending)
         if run.report.resumed { try InFlightImages.rebase(tables, in: package) }
         try InFlightImages.clear(tables, in: package)
         try NoBaseRows.prune(in: package)
         try ConflictStore.record(run.report.conflicts, syncID: syncID, applied: true, in: package)
-        let after = options.direction.downloads ? generation : state.sourceGeneration
-        try PackageSyncState.finish(syncID: syncID, generation: after, in: package)
+        let after = options.direction.downloads ? position.generation : state.sourceGeneration
+        let cursor = options.direction.downloads ? position.cursor : state.sourceCursor
+        try PackageSyncState.finish(syncID: syncID, generation: after, cursor: cursor, in: package)
         run.report.generationAfter = after
         run.report.pendingAfter = run.pendingAfter
         if run.report.conflicts.contains(where: { $0.resolution == nil }) || !run.keptPending.isEmpty {

@@ -28,7 +28,7 @@ public final class SyncSession {
         let state = standing.state
         try Self.checkCancelled(options)
         try prepareSchemas(opened, for: state)
-        let package = opened.package.connection, source = opened.source.connection
+        let package = opened.package.connection, source = opened.source
         // Each schema read once, before any write; one GEOS and one PROJ context for the whole
         // sync, which runs on this thread.
         let setup = try SyncSetup(package: package, source: source, state: state, scope: standing.scope,
@@ -45,11 +45,11 @@ public final class SyncSession {
         // in between leaves a complete package whose replica is still pending; the package in
         // hand proves the build finished, so activate it.
         if standing.replica.state == .pending && !options.dryRun {
-            try opened.sourceGDB.activateReplica(id: state.replicaID)
+            try source.activateReplica(id: state.replicaID)
         }
         // The copies (a dry run's on read-only files) live until the run is over.
         var report = try withExtendedLifetime(opened.copies) { try run.execute() }
-        report.notes += opened.copies.notes
+        report.notes += opened.copies.notes + source.notes
         if options.reattach { report.reattachedFrom = opened.stored.replicaID }
         return report
     }

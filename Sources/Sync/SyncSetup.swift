@@ -5,13 +5,13 @@ import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 /// The tables, areas and projections of one package against its source.
 ///
 /// - Important: Holds a GEOS and a PROJ context for the thread that runs the sync.
 struct SyncSetup {
     let packageSchema: GeoPackageSchema
-    let sourceSchema: GeoPackageSchema
     let tables: [SyncTable]
     let geos: GEOSContext
     let proj: PROJContext
@@ -22,15 +22,14 @@ struct SyncSetup {
     /// - Parameters:
     ///   - state: the package's state with the registered area in place (``RegisteredScope``).
     ///   - scope: the area and filters the source registered for the replica.
-    init(package: Connection, source: Connection, state: PackageSyncState, scope: RegisteredScope,
+    init(package: Connection, source: any SyncSource, state: PackageSyncState, scope: RegisteredScope,
          manifest: PackageManifest?) throws {
         packageSchema = try GeoPackageSchema.read(from: package)
-        sourceSchema = try GeoPackageSchema.read(from: source)
-        tables = try scope.applied(to: SyncTables.load(package: package, source: source, packageSchema: packageSchema,
-                                                       sourceSchema: sourceSchema, manifest: manifest), source: source)
+        tables = try scope.applied(to: SyncTables.load(package: package, sourceTables: try source.trackedTables(),
+                                                       packageSchema: packageSchema, manifest: manifest), source: source)
         geos = try GEOSContext()
         proj = try PROJContext()
-        areas = try SyncTables.areas(for: tables, state: state, sourceSchema: sourceSchema, geos: geos, proj: proj)
-        projections = try LayerProjections(tables: tables, package: packageSchema, source: sourceSchema, geos: geos, proj: proj)
+        areas = try SyncTables.areas(for: tables, state: state, source: source, geos: geos, proj: proj)
+        projections = try LayerProjections(tables: tables, package: packageSchema, source: source, geos: geos, proj: proj)
     }
 }

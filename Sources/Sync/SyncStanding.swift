@@ -1,6 +1,7 @@
 /// The registry check every sync makes before it writes (see `ReplicaStanding`).
 import Geodatabase
 import PackageFormat
+import SourceDrivers
 
 extension SyncSession {
     /// Throws the refusal when the source's registry says the package may not sync (a stale
@@ -8,7 +9,7 @@ extension SyncSession {
     /// - Returns: whether the sync resumes one the source already applied.
     @discardableResult
     /// - Parameter package: the package as the user named it, for the way out.
-    static func requireStanding(_ state: PackageSyncState, at source: SourceGeodatabase, sourcePath: String,
+    static func requireStanding(_ state: PackageSyncState, at source: any SyncSource, sourcePath: String,
                                 package: String, note: Bool) throws -> Bool {
         switch try source.standing(of: state.history) {
         case .current: return false

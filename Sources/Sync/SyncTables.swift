@@ -5,16 +5,16 @@ import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 enum SyncTables {
     /// The package's tracked tables, each checked against the same table at the source.
     /// - Throws: ``SyncError`` (`schemaChanged`) naming the table and column when a synced
     ///   table's columns at the source are not those the package was built with;
     ///   (`unsupportedLayer`) for a layer this sync cannot carry.
-    static func load(package: Connection, source: Connection, packageSchema: GeoPackageSchema,
-                     sourceSchema: GeoPackageSchema, manifest: PackageManifest?) throws -> [SyncTable] {
+    static func load(package: Connection, sourceTables: [SourceTable], packageSchema: GeoPackageSchema,
+                     manifest: PackageManifest?) throws -> [SyncTable] {
         let packageTables = try PackageChangeTracking(connection: package).trackedTables()
-        let sourceTables = try SourceGeodatabase(connection: source).trackedTables()
         let cuts = Dictionary(try PackageMetadata.layerCuts(in: package).map { (SQLName($0.key), $0.value) },
                               uniquingKeysWith: { first, _ in first })
         guard !packageTables.isEmpty else {
@@ -24,23 +24,22 @@ enum SyncTables {
             guard let sourceTable = sourceTables.first(where: { SQLName($0.name) == SQLName(tracked.name) }) else {
                 throw SyncError(.schemaChanged, "source schema changed since the package was built: table '\(tracked.name)' is no longer synced at the source")
             }
-            try compareColumns(table: tracked.name, package: package, source: source)
+            try compareColumns(table: tracked.name, package: package, source: sourceTable)
             let cut = cuts[SQLName(tracked.name)]
                 ?? manifest?.layers.first { SQLName($0.name) == SQLName(tracked.name) }?.cut
             let packageLayer = packageSchema.layer(named: tracked.name)
-            let sourceLayer = sourceSchema.layer(named: sourceTable.name)
             let geometry = packageLayer?.geometryColumn
             return SyncTable(name: tracked.name, keyColumn: tracked.keyColumn, globalIDColumn: tracked.globalIDColumn,
                              columns: tracked.columns, geometryColumn: geometry?.name, packageSRSID: geometry?.srsID,
-                             sourceSRSID: sourceLayer?.geometryColumn?.srsID,
+                             sourceSRSID: sourceTable.geometry?.srsID,
                              cut: cut ?? LayerCut(spatial: geometry != nil), packageGeometryType: geometry?.declaredType,
-                             sourceGeometryType: sourceLayer?.geometryColumn?.declaredType)
+                             sourceGeometryType: sourceTable.geometry?.declaredType)
         }
     }
 
     /// Refuses a table whose columns (names and declared types) differ between the databases
     /// (``SchemaMigration`` has taken in the columns added at the source before this runs).
-    private static func compareColumns(table: String, package: Connection, source: Connection) throws {
+    private static func compareColumns(table: String, package: Connection, source: SourceTable) throws {
         if let added = try SchemaMigration.compare(table: table, package: package, source: source).first {
             throw SyncError(.schemaChanged, """
                 schema of '\(table)' differs between package and source: column '\(table).\(added.column.name)' \
@@ -56,7 +55,7 @@ enum SyncTables {
     /// - Throws: ``SyncError`` (`unsupportedLayer`) when PROJ does not know a CRS or cannot
     ///   take the area into a layer's.
     static func areas(for tables: [SyncTable], state: PackageSyncState,
-                      sourceSchema schema: GeoPackageSchema, geos: GEOSContext, proj: PROJContext) throws -> [SQLName: Geometry] {
+                      source: any SyncSource, geos: GEOSContext, proj: PROJContext) throws -> [SQLName: Geometry] {
         let wkt = state.areaWKT
         let crs = state.areaCRS ?? "EPSG:4326"
         guard let wkt, !wkt.isEmpty else { return [:] }
@@ -66,11 +65,11 @@ enum SyncTables {
         }
         var areas: [SQLName: Geometry] = [:]
         for table in tables where table.cut.spatial && table.geometryColumn != nil {
-            guard let srsID = table.sourceSRSID, let srs = schema.spatialReferenceSystem(id: srsID) else {
+            guard let srsID = table.sourceSRSID, let srs = try source.crs(srsID: srsID) else {
                 areas[table.sqlName] = area.geometry
                 continue
             }
-            let definition = srs.projDefinition
+            let definition = srs.definition
             do {
                 let layerCRS = try CoordinateReferenceSystem(definition, context: proj)
                 // As `create` took it, so both select the same rows.

@@ -4,26 +4,32 @@
 import Foundation
 import Geodatabase
 import SQLite
+import SourceDrivers
 
 extension SyncRun {
-    /// Runs `body`, again while it fails only because another connection holds the lock past
-    /// the busy timeout, until the timeout has passed once more, or Ctrl-C cut the wait short
-    /// at a safe point.
+    /// Runs `body`, again while it fails only for a reason another try may not meet (the
+    /// package's lock held past the busy timeout; at the source, whatever its driver calls
+    /// transient: a lock, a serialization failure, a deadlock), until the timeout has passed
+    /// once more, or Ctrl-C cut the wait short at a safe point.
     func withRetryOnBusy<T>(_ body: () throws -> T) throws -> T {
         let deadline = Date().addingTimeInterval(options.busyTimeout)
         while true {
             do {
                 return try body()
-            } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+            } catch where isTransient(error) && Date() < deadline {
                 try checkCancelled()
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }
     }
 
-    /// BEGIN, retrying while another connection holds the lock past the busy timeout.
-    func begin(_ connection: Connection, immediate: Bool) throws {
-        try withRetryOnBusy { try connection.execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN") }
+    private func isTransient(_ error: any Error) -> Bool {
+        (error as? SQLiteError)?.isBusy == true || source.isTransient(error)
+    }
+
+    /// Opens the source's transaction, retrying while it is transiently refused.
+    func beginAtSource(_ purpose: SourceTransaction) throws {
+        try withRetryOnBusy { try source.begin(purpose) }
     }
 
     /// The package's transaction, without change tracking (the apply context keeps the

@@ -5,6 +5,7 @@
 import Geodatabase
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 /// How the upload step ended.
 enum UploadStepOutcome: EndsTransaction {
@@ -41,31 +42,29 @@ extension SyncRun {
     /// - Throws: ``SyncError`` when the package may no longer sync (noted at the source after
     ///   the rollback).
     func applyAtSource(_ changes: [PendingChange], syncID: String, decisions: ConflictDecisions) throws -> UploadStepOutcome {
-        let sourceGDB = SourceGeodatabase(connection: source)
         do {
             return try withRetryOnBusy {
-                try Self.returning({ try uploadAndRecord(changes, syncID: syncID, decisions: decisions, at: sourceGDB) },
-                                   in: { try ApplyContext.with(replicaID: state.replicaID, syncID: syncID, on: source, $0) })
+                try Self.returning({ try uploadAndRecord(changes, syncID: syncID, decisions: decisions) },
+                                   in: { try source.withApplyContext(replicaID: state.replicaID, syncID: syncID, $0) })
             }
         } catch let error as SyncError where [.staleCopy, .restoredSource, .unregistered].contains(error.kind) {
-            if !options.dryRun, case .refused(let refusal)? = try? sourceGDB.standing(of: state.history) {
-                try? sourceGDB.noteRefusal(replicaID: state.replicaID, syncID: syncID, refusal)
+            if !options.dryRun, case .refused(let refusal)? = try? source.standing(of: state.history) {
+                try? source.noteRefusal(replicaID: state.replicaID, syncID: syncID, refusal)
             }
             throw error
         }
     }
 
     /// The body of the source's write transaction (see ``applyAtSource(_:syncID:decisions:)``).
-    private func uploadAndRecord(_ changes: [PendingChange], syncID: String, decisions: ConflictDecisions,
-                                 at sourceGDB: SourceGeodatabase) throws -> UploadStepOutcome {
-        if try SyncSession.requireStanding(state, at: sourceGDB, sourcePath: sourcePath, package: packageURL.path,
+    private func uploadAndRecord(_ changes: [PendingChange], syncID: String, decisions: ConflictDecisions) throws -> UploadStepOutcome {
+        if try SyncSession.requireStanding(state, at: source, sourcePath: sourcePath, package: packageURL.path,
                                            note: false) { return .alreadyApplied }
         let step = options.direction.uploads ? try upload(changes, decisions: decisions) : .applied(UploadOutcome())
         guard case .applied(let outcome) = step else { return step }
-        try ConflictStore.recordAtSource(outcome.conflicts, syncID: syncID, in: source)
+        try source.recordConflicts(outcome.conflicts, syncID: syncID)
         try checkCancelled()  // the last safe point: the commit follows
         if !options.dryRun {
-            try sourceGDB.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try sourceGDB.generation())
+            try source.recordSync(replicaID: state.replicaID, syncID: syncID, generation: try source.position().generation)
         }
         try crash(.uploadApplied)
         return step

@@ -1,6 +1,7 @@
 /// Writing a reconciled upload at the source, row by row, in the order the source can take.
 ///
-/// SQLite checks a UNIQUE index at each row, so offline changes that moved unique values along
+/// A source checks a UNIQUE index at each row (SQLite does, and PostgreSQL for a constraint
+/// that is not deferred), so offline changes that moved unique values along
 /// (A takes B's old value, B takes a new one) are refused in one order and accepted in the
 /// other. A row refused because a unique value it takes is still held waits, and is tried
 /// again once the other rows went: any order that frees each value first is found this way.
@@ -10,6 +11,7 @@ import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 extension SyncRun {
     /// A local change with its table and reconciliation, ready to write.
@@ -17,26 +19,26 @@ extension SyncRun {
 
     /// Why the source did not take one row.
     enum RowApplyRefusal {
-        case source(SQLiteError)
+        case source(SourceRefusal)
         case check(String)
     }
 
     /// Writes the plans at the source (links after the rows they point to), counting what was
     /// written and recording what was refused.
     func applyUpload(_ plans: [UploadPlan], into outcome: inout UploadOutcome) throws {
-        var waiting: [(plan: UploadPlan, error: SQLiteError)] = []
+        var waiting: [(plan: UploadPlan, error: SourceRefusal)] = []
         for (index, plan) in plans.enumerated() {
             if index % Self.rowsBetweenChecks == 0 { try checkCancelled() }
             switch try applyOne(plan, counts: &outcome.counts) {
             case nil: break
-            case .source(let error)? where error.isUniqueViolation: waiting.append((plan, error))
+            case .source(let refusal)? where refusal.isUniqueViolation: waiting.append((plan, refusal))
             case let refusal?: outcome.conflicts.append(refusedConflict(plan, refusal))
             }
         }
         var progressed = true
         while progressed && !waiting.isEmpty {
             progressed = false
-            var still: [(plan: UploadPlan, error: SQLiteError)] = []
+            var still: [(plan: UploadPlan, error: SourceRefusal)] = []
             for entry in waiting {
                 if case .source(let error)? = try applyOne(entry.plan, counts: &outcome.counts) {
                     still.append((entry.plan, error))
@@ -52,11 +54,11 @@ extension SyncRun {
     /// The conflicts of the rows no order let through: one for each exchange (a cycle of rows
     /// each wanting the next one's value), naming all its rows, and one for each other row,
     /// naming the row that holds its value.
-    private func uniqueConflicts(_ waiting: [(plan: UploadPlan, error: SQLiteError)]) throws -> [Conflict] {
+    private func uniqueConflicts(_ waiting: [(plan: UploadPlan, error: SourceRefusal)]) throws -> [Conflict] {
         var holders: [RowKey: String] = [:]
         for entry in waiting {
             let key = RowKey(entry.plan.table.name, entry.plan.change.globalID)
-            holders[key] = try holderOfUniqueValue(entry.plan, columns: entry.error.uniqueColumns)
+            holders[key] = try holderOfUniqueValue(entry.plan, columns: entry.error.uniqueColumns ?? [])
         }
         var conflicts: [Conflict] = [], inExchange = Set<RowKey>()
         for entry in waiting {
@@ -81,28 +83,25 @@ extension SyncRun {
     /// Writes one row; nil when the source took it.
     private func applyOne(_ plan: UploadPlan, counts: inout RowCounts) throws -> RowApplyRefusal? {
         let (change, table, result) = plan
-        // No savepoint per row: a statement the source refuses is undone by SQLite with its
-        // triggers' changes (ON CONFLICT ABORT), and the transaction goes on.
+        let write: SourceWrite
         do {
-            let action = try checkGeometry(of: try mappingLinks.atSource(result.sourceAction, of: table), in: table)
-            switch action {
-            case .none: break
-            case .insert(let row):
-                try sourceRows.insert(row, into: table)
-                counts.inserted += 1
-            case .update(let values):
-                try sourceRows.update(change.globalID, set: values, in: table)
-                counts.updated += 1
-            case .delete:
-                try sourceRows.delete(change.globalID, from: table)
-                counts.deleted += 1
+            switch try checkGeometry(of: try mappingLinks.atSource(result.sourceAction, of: table), in: table) {
+            case .none: return nil
+            case .insert(let row): write = .insert(row.sourceRow(isGeometry: table.isGeometry))
+            case .update(let values): write = .update(globalID: change.globalID, values.sourceRow(isGeometry: table.isGeometry))
+            case .delete: write = .delete(globalID: change.globalID)
             }
-            return nil
-        } catch let error as SQLiteError where error.isRowRefusal {
-            return .source(error)
         } catch let refusal as RowRefusal {
             return .check(refusal.message)
         }
+        // A row the source refuses leaves nothing behind, and the transaction goes on.
+        if case .refused(let refusal) = try source.apply(write, in: table.shape) { return .source(refusal) }
+        switch write {
+        case .insert: counts.inserted += 1
+        case .update: counts.updated += 1
+        case .delete: counts.deleted += 1
+        }
+        return nil
     }
 
     private func refusedConflict(_ plan: UploadPlan, _ refusal: RowApplyRefusal) -> Conflict {
@@ -116,10 +115,10 @@ extension SyncRun {
     }
 
     /// An exchange of unique values among `rows` (the plan's first): one conflict for them all.
-    private func exchangeConflict(_ plan: UploadPlan, _ error: SQLiteError, rows: [String]) -> Conflict {
+    private func exchangeConflict(_ plan: UploadPlan, _ error: SourceRefusal, rows: [String]) -> Conflict {
         var conflict = refusedConflict(plan, .source(error))
         conflict.otherRows = Array(rows.dropFirst())
-        let names = error.uniqueColumns.joined(separator: ", ")
+        let names = (error.uniqueColumns ?? []).joined(separator: ", ")
         let listed = rows.count == 2 ? "\(rows[0]) and \(rows[1])" : rows.dropLast().joined(separator: ", ") + " and \(rows.last ?? "")"
         conflict.message = """
             rows \(listed) of \(plan.table.name) exchange values of unique \(names): no order of their changes \
@@ -130,11 +129,11 @@ extension SyncRun {
     }
 
     /// A row whose unique value another source row keeps.
-    private func heldValueConflict(_ plan: UploadPlan, _ error: SQLiteError, holder: String?) -> Conflict {
+    private func heldValueConflict(_ plan: UploadPlan, _ error: SourceRefusal, holder: String?) -> Conflict {
         var conflict = refusedConflict(plan, .source(error))
         guard let holder else { return conflict }
         conflict.message = """
-            the value of unique \(error.uniqueColumns.joined(separator: ", ")) is held at the source by row \(holder) of \
+            the value of unique \((error.uniqueColumns ?? []).joined(separator: ", ")) is held at the source by row \(holder) of \
             \(plan.table.name) (\(error.message)); take the source's side to discard this change (pkgbuild resolve PKG --id \
             \(plan.change.globalID) --take source), or edit the row
             """
@@ -151,12 +150,8 @@ extension SyncRun {
         let current = try sourceRows.row(plan.change.globalID, in: plan.table)
         let values = columns.map { written[$0] ?? current?[$0] ?? .null }
         guard !columns.isEmpty, !values.contains(.null) else { return nil }
-        let table = plan.table
-        let condition = columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: " AND ")
-        return try source.scalar("""
-            SELECT \(SQL.identifier(table.globalIDColumn)) FROM \(SQL.identifier(table.name))
-            WHERE \(condition) AND \(SQL.identifier(table.globalIDColumn)) IS NOT ? LIMIT 1
-            """, values + [.text(plan.change.globalID)])?.stringValue
+        return try source.holder(of: zip(columns, values).map { ($0, SourceValue($1, isGeometry: false)) }, in: plan.table.shape,
+                                 besides: plan.change.globalID)
     }
 
     /// Refuses a geometry that is not a GeoPackage geometry blob before the source's triggers

@@ -5,13 +5,14 @@ import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 /// One comparison of a package with its source, in their open read transactions.
 ///
 /// - Important: Holds GEOS and PROJ contexts and statements: one owner at a time.
 final class VerifyComparison {
     private let package: Connection
-    private let source: Connection
+    private let source: any SyncSource
     private let tables: [SyncTable]
     private let scope: DownloadScope
     private let projections: LayerProjections
@@ -25,7 +26,7 @@ final class VerifyComparison {
     /// Rows the source changed after the package's position, other than by its own syncs.
     private let behind: Set<RowKey>
 
-    init(package: Connection, source: Connection, state: PackageSyncState, setup: SyncSetup) throws {
+    init(package: Connection, source: any SyncSource, state: PackageSyncState, setup: SyncSetup) throws {
         self.package = package
         self.source = source
         tables = setup.tables
@@ -46,7 +47,8 @@ final class VerifyComparison {
         }
         self.pending = pending
         var behind = Set<RowKey>()
-        try SourceGeodatabase(connection: source).forEachChange(since: state.sourceGeneration, excludingReplica: state.replicaID) {
+        let position = try source.position(cursor: state.sourceCursor, generation: state.sourceGeneration)
+        try source.forEachChange(since: position, excludingReplica: state.replicaID, tables: tables.map(\.name)) {
             behind.insert(RowKey($0.table, $0.globalID))
         }
         // Source changes a download left behind a pending local edit: the next one brings them.
@@ -63,7 +65,7 @@ final class VerifyComparison {
 
     /// Merges the table's rows on both sides by global id.
     private func differences(in table: SyncTable) throws -> [VerifyDifference] {
-        let here = try VerifyCursor(table, in: package), there = try VerifyCursor(table, in: source)
+        let here = try VerifyCursor(table, in: package), there = try VerifyCursor(table, at: source)
         var result: [VerifyDifference] = []
         while here.current != nil || there.current != nil {
             let order: Int = switch (here.current, there.current) {

@@ -2,6 +2,7 @@
 /// text that is not UTF-8 as its bytes, so Latin-1 text and its mangled copy differ).
 import Geodatabase
 import SQLite
+import SourceDrivers
 
 /// One stored row.
 struct VerifyRow {
@@ -45,13 +46,13 @@ enum ExactValue: Equatable {
 ///
 /// - Important: Holds a statement of its connection: one owner at a time.
 final class VerifyCursor {
-    private let statement: Statement
+    private let nextValues: () throws -> [SQLiteValue]?
     private let columns: [String]
     private let globalIndex: Int
     /// The row under the cursor and its global id (bytes, to order as SQLite does); nil at the end.
     private(set) var current: (id: [UInt8], row: VerifyRow)?
 
-    /// Every row of `table` in `connection`.
+    /// Every row of `table` in the package.
     convenience init(_ table: SyncTable, in connection: Connection) throws {
         try self.init(table, sql: """
             SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name))
@@ -59,22 +60,33 @@ final class VerifyCursor {
             """, arguments: [], in: connection)
     }
 
-    /// The rows `sql` selects, `table.columns` in order.
-    init(_ table: SyncTable, sql: String, arguments: [SQLiteValue], in connection: Connection) throws {
+    /// The rows `sql` selects in the package, `table.columns` in order.
+    convenience init(_ table: SyncTable, sql: String, arguments: [SQLiteValue], in connection: Connection) throws {
+        let statement = try connection.prepare(sql)
+        try statement.bind(arguments)
+        let count = table.columns.count
+        try self.init(table) { try statement.step() ? (0..<count).map { statement.value(at: $0) } : nil }
+    }
+
+    /// Every row of `table` at the source, in the values the package stores.
+    convenience init(_ table: SyncTable, at source: any SyncSource) throws {
+        let rows = try source.rowsByGlobalID(in: table.shape)
+        try self.init(table) { try rows.next().map { try RowValues($0).values } }
+    }
+
+    private init(_ table: SyncTable, next: @escaping () throws -> [SQLiteValue]?) throws {
         columns = table.columns
         globalIndex = table.columns.firstIndex(of: table.globalIDColumn) ?? 0
-        statement = try connection.prepare(sql)
-        try statement.bind(arguments)
+        nextValues = next
         try advance()
     }
 
     /// Moves to the next row.
     func advance() throws {
-        guard try statement.step() else {
+        guard let values = try nextValues() else {
             current = nil
             return
         }
-        let values = (0..<columns.count).map { statement.value(at: $0) }
         // Ordered by the id's bytes, as SQLite orders it; a row without a global id sorts first
         // (NULL) and is keyed by nothing.
         let id: [UInt8] = switch values[globalIndex] {

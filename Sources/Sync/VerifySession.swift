@@ -10,12 +10,13 @@
 ///   written by another replica or the office;
 /// - divergent: anything else (a write past the change logs, an edit a sync dropped).
 ///
-/// Both files are opened read-only, and read each in one transaction (one consistent state).
+/// Both databases are opened read-only, and read each in one transaction (one consistent state).
 import Foundation
 import Geodatabase
 import Geometry
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 /// Verifies one package against its source.
 public final class VerifySession {
@@ -26,13 +27,16 @@ public final class VerifySession {
 
     public let packageURL: URL
     public let sourcePath: String?
+    /// The drivers the source's address is looked up in.
+    public let sources: SourceRegistry
 
     /// - Parameters:
     ///   - package: the package directory (`AREA.pkg`), or its `data.gpkg`.
-    ///   - source: the source GeoPackage; nil for the one the package names.
-    public init(package: URL, source: String? = nil) {
+    ///   - source: the source's address; nil for the one the package names.
+    public init(package: URL, source: String? = nil, sources: SourceRegistry = .shared) {
         packageURL = package
         sourcePath = source
+        self.sources = sources
     }
 
     /// Runs the comparison.
@@ -45,24 +49,23 @@ public final class VerifySession {
         let sourcePath = try self.sourcePath ?? state.source ?? files.manifest?.source.location ?? {
             throw SyncError(.source, "\(packageURL.path): no --source given and the package has no manifest naming one")
         }()
-        guard FileManager.default.fileExists(atPath: sourcePath) else {
-            throw SyncError(.source, "source \(sourcePath) does not exist")
+        let source: any SyncSource
+        do {
+            source = try sources.openSyncSource(sourcePath, options: SourceOpenOptions(readOnly: true))
+        } catch let error as SourceError {
+            throw SyncError(.source, error.message)
         }
-        let source = try Self.open(sourcePath, as: .source, "source")
-        guard try SourceGeodatabase(connection: source.connection).isEnabled() else {
-            throw SyncError(.source, "source \(sourcePath) is not sync-enabled")
-        }
-        // One consistent state of each file; nothing is written, so the end is a rollback.
-        for connection in [package.connection, source.connection] { try connection.execute("BEGIN") }
-        defer { for connection in [package.connection, source.connection] { try? connection.execute("ROLLBACK") } }
+        // One consistent state of each database; nothing is written, so the end is a rollback.
+        try package.connection.execute("BEGIN")
+        defer { try? package.connection.execute("ROLLBACK") }
+        try source.begin(.read)
+        defer { try? source.rollback() }
         // The area and filters the source registered, as a sync applies them.
-        let scope = try Reattach.registeredScope(of: state, package: package.connection,
-                                                 at: SourceGeodatabase(connection: source.connection))
+        let scope = try Reattach.registeredScope(of: state, package: package.connection, at: source)
         let scoped = scope.applied(to: state)
-        let setup = try SyncSetup(package: package.connection, source: source.connection, state: scoped, scope: scope,
+        let setup = try SyncSetup(package: package.connection, source: source, state: scoped, scope: scope,
                                   manifest: files.manifest)
-        let comparison = try VerifyComparison(package: package.connection, source: source.connection, state: scoped,
-                                              setup: setup)
+        let comparison = try VerifyComparison(package: package.connection, source: source, state: scoped, setup: setup)
         return VerifyReport(package: packageURL.path, source: sourcePath, tolerance: Self.tolerance,
                             differences: try comparison.differences())
     }

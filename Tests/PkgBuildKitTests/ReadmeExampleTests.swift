@@ -1,4 +1,5 @@
 import Foundation
+import GeoPackageSource
 import Geometry
 import PkgBuildKit
 import TestSupport
@@ -37,7 +38,9 @@ func updateDenaliAndMoveAirport(packagePath: String) throws(PackageError) -> Syn
         try package.move(in: airport.layer, id: airport.id, to: Coordinate(-149.95, 61.19))
     }
 
-    // Both edits go to the source in one atomic sync; conflicts would be in the report.
+    // Both edits go to the source in one atomic sync; conflicts would be in the report. The
+    // app registers the source drivers it links, once (here the GeoPackage one).
+    SourceRegistry.register(GeoPackageSourceDriver())
     return try package.sync()
 }
 // README example ends
@@ -63,6 +66,6 @@ struct ReadmeExampleTests {
         let begin = try #require(source.range(of: "// README example begins\n"))
         let end = try #require(source.range(of: "// README example ends"))
         let example = String(source[begin.upperBound..<end.lowerBound])
-        #expect(readme.contains("```swift\nimport Geometry\nimport PkgBuildKit\n\n" + example + "```"))
+        #expect(readme.contains("```swift\nimport GeoPackageSource\nimport Geometry\nimport PkgBuildKit\n\n" + example + "```"))
     }
 }

@@ -57,7 +57,7 @@ import Testing
     /// passed.
     @Test func aRegisteredFilterInTheGrammarIsAppliedAsItsParse() throws {
         let fixture = try SyncFixture()
-        let source = try fixture.openSource().connection
+        let source = try fixture.openSyncSource()
         let table = SyncTable(name: "airports", keyColumn: "fid", globalIDColumn: "globalid",
                               columns: ["fid", "geom", "name", "type", "globalid"])
         let parsed = RegisteredScope(areaWKT: nil, areaCRS: nil, optionsJSON: #"{"where:airports": "TYPE = 'major' OR fid < 2"}"#)

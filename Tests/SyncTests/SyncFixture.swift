@@ -1,9 +1,11 @@
 import Extract
 import Foundation
+import GeoPackageSource
 import Geodatabase
 import Geometry
 import PkgBuildCLI
 import SQLite
+import SourceDrivers
 @testable import Sync
 import TestSupport
 import Testing
@@ -19,6 +21,8 @@ final class SyncFixture {
     static let area = (minX: -160.0, minY: 57.0, maxX: -140.0, maxY: 66.0)
 
     init(source name: String = "demo/alaska_source.gpkg") throws {
+        // Syncs run through `SyncSession` need the driver the CLI registers for its own runs.
+        SourceRegistry.register(GeoPackageSourceDriver())
         directory = try TemporaryDirectory("pkgbuild-sync")
         sourcePath = try directory.copy(testdata: name, as: "source.gpkg")
         let source = try GeoPackage(path: sourcePath)
@@ -26,11 +30,17 @@ final class SyncFixture {
     }
 
     private init(directory: TemporaryDirectory) throws {
+        SourceRegistry.register(GeoPackageSourceDriver())
         self.directory = directory
         sourcePath = directory.path("source.gpkg")
     }
 
     func openSource() throws -> GeoPackage { try GeoPackage(path: sourcePath) }
+
+    /// The source as sync sees it, through the GeoPackage driver.
+    func openSyncSource() throws -> any SyncSource {
+        try GeoPackageSourceDriver().openSyncSource(sourcePath, options: SourceOpenOptions())
+    }
 
     /// Makes a package of the area (a box) with `pkgbuild create`, which registers it.
     /// - Returns: the package directory.

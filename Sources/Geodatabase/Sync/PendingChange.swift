@@ -1,18 +1,12 @@
 /// The values the package's change tracking hands to sync: a row's values by column, and one
 /// pending local change with its base and current rows.
+import Geometry
 import SQLite
 
-/// A row's values, column by column, in table order.
-public struct RowValues: Sendable, Hashable {
-    public var columns: [String]
-    public var values: [SQLiteValue]
+/// A row's values, column by column, in table order, as SQLite holds them.
+public typealias RowValues = ColumnValues<SQLiteValue>
 
-    public init(columns: [String], values: [SQLiteValue]) {
-        precondition(columns.count == values.count, "one value per column")
-        self.columns = columns
-        self.values = values
-    }
-
+extension ColumnValues where Value == SQLiteValue {
     /// The value of a column (any letter case), nil when the row has no such column.
     public subscript(column: String) -> SQLiteValue? {
         if let index = columns.firstIndex(of: column) { return values[index] }

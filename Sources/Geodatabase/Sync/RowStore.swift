@@ -47,6 +47,24 @@ public final class RowStore {
         return globalIDs
     }
 
+    /// The global id of a row other than `globalID` holding all these values, or nil.
+    public func holder(of values: [(column: String, value: SQLiteValue)], in table: TableShape,
+                       besides globalID: String) throws -> String? {
+        guard !values.isEmpty else { return nil }
+        let g = SQL.identifier(table.globalIDColumn)
+        let condition = values.map { "\(SQL.identifier($0.column)) = ?" }.joined(separator: " AND ")
+        return try connection.scalar("SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(condition) AND \(g) IS NOT ? LIMIT 1",
+                                     values.map(\.value) + [.text(globalID)])?.stringValue
+    }
+
+    /// Every global id of the table that is not NULL, one at a time.
+    public func forEachGlobalID(in table: TableShape, _ body: (String) throws -> Void) throws {
+        let g = SQL.identifier(table.globalIDColumn)
+        try connection.forEachRow("SELECT \(g) FROM \(SQL.identifier(table.name)) WHERE \(g) IS NOT NULL") { row in
+            if let globalID = row.value(at: 0).stringValue { try body(globalID) }
+        }
+    }
+
     /// Inserts a row with the columns it names (never the key: each database numbers its own).
     public func insert(_ row: RowValues, into table: TableShape) throws {
         let columns = row.columns.filter { $0 != table.keyColumn }

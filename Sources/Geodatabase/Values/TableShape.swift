@@ -10,11 +10,7 @@ public struct TableShape: Sendable, Hashable {
     public var geometryColumn: String?
 
     public init(name: String, keyColumn: String, globalIDColumn: String, columns: [String], geometryColumn: String? = nil) {
-        self.name = name
-        self.keyColumn = keyColumn
-        self.globalIDColumn = globalIDColumn
-        self.columns = columns
-        self.geometryColumn = geometryColumn
+        (self.name, self.keyColumn, self.globalIDColumn, self.columns, self.geometryColumn) = (name, keyColumn, globalIDColumn, columns, geometryColumn)
     }
 
     /// The same table with only `columns`.

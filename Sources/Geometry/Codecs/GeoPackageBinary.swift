@@ -217,17 +217,18 @@ extension GeoPackageBinary {
                              envelope: header.envelope, isEmpty: header.isEmpty)
     }
 
-    /// The blob of a geometry value: a little-endian header with its srs id and its envelope
-    /// (computed from the WKB when the value has none, unless `computingEnvelope` is false:
-    /// a blob copied from one GeoPackage to another keeps a point's header without one),
-    /// then the WKB as it is.
+    /// The blob of a geometry value: a little-endian header with its srs id and its envelope,
+    /// then the WKB as it is. A value without an envelope gets one computed from the WKB,
+    /// except a point, which GDAL writes without (so a GDAL blob comes back byte for byte).
+    /// With `computingEnvelope` false no envelope is computed at all: a geometry copied from
+    /// one GeoPackage to another keeps its header's envelope, or its lack of one.
     /// - Throws: `GeometryError` for WKB that cannot be scanned, or an srs id outside 32 bits.
     public static func blob(of value: GeometryValue, computingEnvelope: Bool = true) throws -> [UInt8] {
         guard let srsID = Int32(exactly: value.srsID) else {
             throw GeometryError(.malformedInput, "GeoPackage geometry: srs_id \(value.srsID) does not fit 32 bits")
         }
         var envelope = value.envelope
-        if envelope == nil && !value.isEmpty && computingEnvelope {
+        if envelope == nil && !value.isEmpty && computingEnvelope && !isPoint(value.wkb) {
             var xy: Envelope?
             try value.wkb.withUnsafeBytes { bytes in
                 var reader = WKBReader(bytes)
@@ -249,5 +250,13 @@ extension GeoPackageBinary {
         }
         out.append(contentsOf: value.wkb)
         return out
+    }
+
+    /// True when the WKB is a point (ISO or extended type code 1 in either byte order).
+    private static func isPoint(_ wkb: [UInt8]) -> Bool {
+        guard wkb.count >= 5 else { return false }
+        let code = wkb[0] == 1 ? UInt32(wkb[1]) | UInt32(wkb[2]) << 8 | UInt32(wkb[3]) << 16 | UInt32(wkb[4]) << 24
+            : UInt32(wkb[4]) | UInt32(wkb[3]) << 8 | UInt32(wkb[2]) << 16 | UInt32(wkb[1]) << 24
+        return (code & 0x0FFF_FFFF) % 1000 == 1
     }
 }

@@ -4,7 +4,7 @@
 import Geometry
 import SQLite
 
-extension FieldValue {
+extension SourceValue {
     /// The neutral value of a GeoPackage column's value. A geometry column's blob that is a
     /// GeoPackage geometry becomes a geometry value (its WKB copied, not decoded); any other
     /// blob stays a blob, so whoever reads it can say what it is.
@@ -41,13 +41,13 @@ extension FieldValue {
 
 extension RowValues {
     /// The neutral row of a GeoPackage row; `isGeometry` tells the geometry column.
-    public func fieldRow(isGeometry: (String) -> Bool) -> FieldRow {
-        FieldRow(columns: columns, values: zip(columns, values).map { FieldValue($1, isGeometry: isGeometry($0)) })
+    public func sourceRow(isGeometry: (String) -> Bool) -> SourceRow {
+        SourceRow(columns: columns, values: zip(columns, values).map { SourceValue($1, isGeometry: isGeometry($0)) })
     }
 
     /// The GeoPackage row of a neutral row.
-    /// - Throws: as ``FieldValue/sqliteValue()``.
-    public init(_ row: FieldRow) throws {
+    /// - Throws: as ``SourceValue/sqliteValue()``.
+    public init(_ row: SourceRow) throws {
         self.init(columns: row.columns, values: try row.values.map { try $0.sqliteValue() })
     }
 }

@@ -4,7 +4,7 @@
 /// it is and a GeoPackage driver strips its header.
 
 /// One column's value.
-public enum FieldValue: Sendable, Hashable {
+public enum SourceValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -38,10 +38,7 @@ public struct GeometryValue: Sendable, Hashable {
     public var isEmpty: Bool
 
     public init(wkb: [UInt8], srsID: Int64, envelope: GeoPackageEnvelope? = nil, isEmpty: Bool = false) {
-        self.wkb = wkb
-        self.srsID = srsID
-        self.envelope = envelope
-        self.isEmpty = isEmpty
+        (self.wkb, self.srsID, self.envelope, self.isEmpty) = (wkb, srsID, envelope, isEmpty)
     }
 
     /// A geometry value of a decoded geometry (ISO WKB, little-endian).
@@ -56,20 +53,25 @@ public struct GeometryValue: Sendable, Hashable {
     }
 }
 
-/// A row's values crossing the seam, column by column.
-public struct FieldRow: Sendable, Hashable {
+/// A row's values, column by column in one order: a row crossing the seam
+/// (``SourceRow``), or a row of a GeoPackage as sync reads it (Geodatabase's `RowValues`).
+public struct ColumnValues<Value: Sendable & Hashable>: Sendable, Hashable {
     public var columns: [String]
-    public var values: [FieldValue]
+    public var values: [Value]
 
-    public init(columns: [String], values: [FieldValue]) {
+    public init(columns: [String], values: [Value]) {
         precondition(columns.count == values.count, "one value per column")
-        self.columns = columns
-        self.values = values
+        (self.columns, self.values) = (columns, values)
     }
+}
 
+/// A row's values crossing the seam.
+public typealias SourceRow = ColumnValues<SourceValue>
+
+extension ColumnValues where Value == SourceValue {
     /// The value of a column as spelled in `columns` (a driver's columns are spelled as its
     /// schema spells them), nil when the row has no such column.
-    public subscript(column: String) -> FieldValue? {
+    public subscript(column: String) -> SourceValue? {
         columns.firstIndex(of: column).map { values[$0] }
     }
 }
