@@ -51,8 +51,8 @@ extension Extractor {
         let basemap = try request.tiles.map {
             try Basemap.plan($0, area: planned.area, geos: planned.geos, proj: planned.proj, isCancelled: isCancelled, progress: progress)
         }
-        return Prepared(request: request, source: OpenedSource(source), area: planned.area, lonLatArea: planned.lonLatArea, plans: plans,
-                        areas: planner.areas, relationships: relationships,
+        return Prepared(request: request, source: OpenedSource(source), area: planned.area,
+                        lonLatArea: planned.lonLatArea, plans: plans, areas: planner.areas, relationships: relationships,
                         spatialReferenceSystems: planner.spatialReferenceSystems, basemap: basemap, warnings: warnings)
     }
 
