@@ -37,7 +37,8 @@ public protocol FeatureSource: AnyObject {
     /// The source's change generation (in the snapshot), nil for a source without change
     /// tracking: where a package's downloads start.
     func changeGeneration() throws -> Int64?
-    /// Calls `body` with every row the query selects, as it reads them (nothing collected).
+    /// Calls `body` with every row the query selects, as it reads them (nothing collected);
+    /// `body` asks nothing of the source meanwhile, so one statement or cursor is open at a time.
     /// - Throws: the driver's error for a query it cannot run (a filter it cannot render).
     func forEachRow(_ query: RowQuery, _ body: (SourceRow) throws -> Void) throws
     /// The other end's key values of the mapping rows whose `fromColumn` holds one of `keys`.
