@@ -63,7 +63,7 @@ extension Extractor {
             throw ExtractError(.registration, "source \(request.source) is not sync-enabled, so the package cannot be "
                 + "registered as a replica; run 'pkgbuild source enable \(request.source)' or pass --no-register")
         }
-        if !FileManager.default.isWritableFile(atPath: request.source) {
+        if source.isReadOnly {
             throw ExtractError(.registration, "source \(request.source) is read-only, so the package cannot be "
                 + "registered as a replica; pass --no-register to build an unregistered package")
         }

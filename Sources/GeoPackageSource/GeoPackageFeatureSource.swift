@@ -13,12 +13,15 @@ public final class GeoPackageFeatureSource: FeatureSource {
     public let displayName: String
     public var kind: String { "geopackage" }
     public let location: String
+    /// The file, as the address named it.
+    let path: String
     let connection: Connection
     let schema: GeoPackageSchema
 
     /// Opens the file read only and reads its schema.
     /// - Throws: ``SourceError`` (`unusable`) when it is not a GeoPackage this user can read.
     init(path: String) throws {
+        self.path = path
         displayName = path
         location = URL(fileURLWithPath: path).standardizedFileURL.path
         do {
@@ -48,6 +51,8 @@ public final class GeoPackageFeatureSource: FeatureSource {
     public func isSyncEnabled() throws -> Bool {
         try SourceGeodatabase(connection: connection).isEnabled()
     }
+
+    public var isReadOnly: Bool { !FileManager.default.isWritableFile(atPath: path) }
 
     public func withReadSnapshot<T>(_ body: () throws -> T) throws -> T {
         try connection.withTransaction(.deferred, body)

@@ -29,6 +29,9 @@ public protocol FeatureSource: AnyObject {
     func spatialReferenceSystem(id: Int64) throws -> SpatialReferenceInfo?
     /// Whether the source records its changes, so that a package can be registered as a replica.
     func isSyncEnabled() throws -> Bool
+    /// True when this user cannot write the source (a read-only file), so no replica can be
+    /// registered there.
+    var isReadOnly: Bool { get }
 
     // MARK: Reading
 
