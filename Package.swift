@@ -41,7 +41,7 @@ let package = Package(
         // The seam between the tools and the databases they cut from and sync with: the source
         // protocols, their neutral values, the registry that picks a driver by address.
         .target(name: "SourceDrivers", dependencies: ["Diagnostics", "PackageFormat", "Geodatabase", "Geometry"]),
-        // The GeoPackage driver: a sync-enabled GeoPackage as a source.
+        // The GeoPackage driver: a GeoPackage as a source to cut packages from and sync with.
         .target(name: "GeoPackageSource",
                 dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "Extract", dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Geometry", "TestSupport"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "TilePackageTests", dependencies: ["TilePackage", "Geometry", "SQLite", "HTTP", "TestSupport"]),
-        .testTarget(name: "ExtractTests", dependencies: ["Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+        .testTarget(name: "ExtractTests", dependencies: ["Extract", "SourceDrivers", "GeoPackageSource", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildKitTests",
                     dependencies: ["PkgBuildKit", "GeoPackageSource", "PkgBuildCLI", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "Extract", "Inspect", "PackageFormat", "TestSupport"]),

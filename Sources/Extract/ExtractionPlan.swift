@@ -1,6 +1,7 @@
 import Geodatabase
 import Geometry
 import PackageFormat
+import SourceDrivers
 import SQLite
 
 /// How one table of the source is taken into the package.
@@ -16,7 +17,7 @@ struct LayerPlan: Sendable {
         case schemaOnly
     }
 
-    var info: LayerInfo
+    var info: FeatureLayer
     /// The table as it will be in the package (type promoted for clipping, CRS changed).
     var table: PackageTable
     var mode: Mode
@@ -54,4 +55,14 @@ struct ExtractTally: Sendable {
     var skippedInvalid: [String: Int] = [:]
     var generation: Int64?
     var warnings: [String] = []
+}
+
+/// The source a planning opened, handed on to the one worker that reads it (the planner is
+/// done with it by then, and only that worker touches it until the read ends).
+final class OpenedSource: @unchecked Sendable {
+    let source: any FeatureSource
+
+    init(_ source: any FeatureSource) {
+        self.source = source
+    }
 }

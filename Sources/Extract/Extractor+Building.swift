@@ -26,7 +26,7 @@ extension Extractor {
         try PackageMetadata.write(to: writer.database, values: [
             "format_version": "\(PackageManifest.currentFormatVersion)",
             "replica_id": replicaID,
-            "source": URL(fileURLWithPath: prepared.request.source).standardizedFileURL.path,
+            "source": prepared.source.source.location,
             "extraction_generation": tally.generation.map(String.init),
             "sync_generation": tally.generation.map(String.init),
             "area_wkt": prepared.area.geometry.wkt,
@@ -143,8 +143,7 @@ extension Extractor {
             tool: .init(name: "pkgbuild", version: toolVersion),
             created: created,
             replicaID: result.replicaID ?? "",
-            source: .init(kind: "geopackage",
-                          location: URL(fileURLWithPath: prepared.request.source).standardizedFileURL.path,
+            source: .init(kind: prepared.source.source.kind, location: prepared.source.source.location,
                           generation: result.generation),
             area: .init(geojson: geojson, wkt: wkt, crs: prepared.area.crs),
             layers: result.layers.map {

@@ -1,14 +1,18 @@
 import Foundation
 import Geodatabase
 import Geometry
+import SourceDrivers
 
 /// Planning: everything checked and resolved before anything is written (the layers, their
 /// CRS, the SRS rows, the plan of each layer and the basemap's). What the source holds is
-/// asked of a ``GeoPackageSourceCatalog``; no SQL is written here.
+/// asked of the ``FeatureSource`` its driver opens (chosen by the source's address through
+/// ``SourceRegistry``); no SQL is written here.
 extension Extractor {
     /// Everything checked and resolved before anything is written.
     struct Prepared: Sendable {
         var request: ExtractRequest
+        /// The source, open; read by ``read(_:send:isCancelled:snapshotRead:)``.
+        var source: OpenedSource
         var area: AreaOfInterest
         /// The area in EPSG:4326 (x = longitude), for the manifest and the basemap.
         var lonLatArea: Geometry
@@ -25,18 +29,19 @@ extension Extractor {
     /// - Parameter progress: the basemap's planning (`ExtractStage.planning`).
     static func prepare(_ request: ExtractRequest, isCancelled: () -> Bool = { false },
                         progress: ExtractProgress = { _, _, _ in }) throws -> Prepared {
-        guard FileManager.default.fileExists(atPath: request.source) else {
-            throw ExtractError(.source, "source \(request.source) does not exist")
+        // The source is named before the output is: its driver says what is wrong with it.
+        let source: any FeatureSource
+        do { source = try SourceRegistry.shared.openFeatureSource(request.source) } catch let error as SourceError {
+            throw ExtractError(.source, error.message)
         }
         if !request.output.isEmpty {
             try PackageDirectory.checkOutput(URL(fileURLWithPath: request.output).standardizedFileURL, force: request.force,
                                              inputs: request.inputs)
         }
-        let catalog = try GeoPackageSourceCatalog(path: request.source)
         let planned = try PlannedArea(request)
-        try checkRegistrable(request, catalog: catalog)
-        let (chosen, relationships) = try chooseLayers(request, schema: catalog.schema)
-        var planner = LayerPlanner(request: request, catalog: catalog, planned: planned, relationships: relationships)
+        try checkRegistrable(request, source: source)
+        let (chosen, relationships) = try chooseLayers(request, source: source)
+        var planner = LayerPlanner(request: request, source: source, planned: planned, relationships: relationships)
         let plans = try chosen.map { try planner.plan($0) }
         var warnings = planned.warnings
         if request.crs == nil {
@@ -46,19 +51,19 @@ extension Extractor {
         let basemap = try request.tiles.map {
             try Basemap.plan($0, area: planned.area, geos: planned.geos, proj: planned.proj, isCancelled: isCancelled, progress: progress)
         }
-        return Prepared(request: request, area: planned.area, lonLatArea: planned.lonLatArea, plans: plans,
-                        areas: planner.areas, relationships: relationships,
+        return Prepared(request: request, source: OpenedSource(source), area: planned.area,
+                        lonLatArea: planned.lonLatArea, plans: plans, areas: planner.areas, relationships: relationships,
                         spatialReferenceSystems: planner.spatialReferenceSystems, basemap: basemap, warnings: warnings)
     }
 
     /// A package to be registered as a replica needs a sync-enabled source it can write to.
-    private static func checkRegistrable(_ request: ExtractRequest, catalog: GeoPackageSourceCatalog) throws {
+    private static func checkRegistrable(_ request: ExtractRequest, source: any FeatureSource) throws {
         guard request.register else { return }
-        if try !catalog.isSyncEnabled() {
+        if try !source.isSyncEnabled() {
             throw ExtractError(.registration, "source \(request.source) is not sync-enabled, so the package cannot be "
                 + "registered as a replica; run 'pkgbuild source enable \(request.source)' or pass --no-register")
         }
-        if !FileManager.default.isWritableFile(atPath: request.source) {
+        if source.isReadOnly {
             throw ExtractError(.registration, "source \(request.source) is read-only, so the package cannot be "
                 + "registered as a replica; pass --no-register to build an unregistered package")
         }
@@ -70,12 +75,11 @@ extension Extractor {
     /// - Throws: `ExtractError(.layer)` for a `--layer`, `--schema-only` or `--where` that
     ///   names no layer taken.
     private static func chooseLayers(_ request: ExtractRequest,
-                                     schema: GeoPackageSchema) throws -> ([LayerInfo], [Relationship]) {
-        let mappingTables = Set(schema.relationships.compactMap { $0.mappingTable.map { SQLName($0) } })
-        let candidates = schema.layers.filter {
-            ($0.kind == .features || $0.kind == .attributes) && !mappingTables.contains(SQLName($0.name))
-        }
-        var chosen: [LayerInfo] = []
+                                     source: any FeatureSource) throws -> ([FeatureLayer], [Relationship]) {
+        let sourceRelationships = try source.relationships()
+        let mappingTables = Set(sourceRelationships.compactMap { $0.mappingTable.map { SQLName($0) } })
+        let candidates = try source.layers().filter { !mappingTables.contains(SQLName($0.name)) }
+        var chosen: [FeatureLayer] = []
         if request.layers.isEmpty {
             chosen = candidates
         } else {
@@ -92,7 +96,7 @@ extension Extractor {
             throw ExtractError(.layer, "layer \(name) is not among the layers extracted from \(request.source)")
         }
         let chosenNames = Set(chosen.map { SQLName($0.name) })
-        let relationships = schema.relationships.filter {
+        let relationships = sourceRelationships.filter {
             chosenNames.contains(SQLName($0.originTable)) && chosenNames.contains(SQLName($0.destinationTable))
         }
         return (chosen, relationships)

@@ -1,20 +1,20 @@
 import Geodatabase
 import Geometry
 
-/// Reading: the source read in one transaction by a ``SourceReader`` (on the worker thread
+/// Reading: the source read in one snapshot by a ``SourceReader`` (on the worker thread
 /// for `create`, inline for `estimate`), and what the read came to.
 extension Extractor {
     static func read(_ prepared: Prepared, send: @escaping (ExtractMessage) -> Bool,
                      isCancelled: @escaping () -> Bool, snapshotRead: () throws -> Void = {}) throws -> ExtractTally {
+        let source = prepared.source.source
         let reader = SourceReader(
-            sourcePath: prepared.request.source, plans: prepared.plans, areas: prepared.areas,
+            source: source, plans: prepared.plans, areas: prepared.areas,
             relationships: prepared.relationships, clip: prepared.request.clip,
             skipInvalid: prepared.request.skipInvalid, includeRelated: prepared.request.includeRelated,
             makeTransform: makeTransform, send: send, isCancelled: isCancelled)
         do {
-            return try reader.run(generation: { connection in
-                let source = SourceGeodatabase(connection: connection)
-                let generation = try source.isEnabled() ? try source.generation() : nil
+            return try reader.run(generation: {
+                let generation = try source.changeGeneration()
                 try snapshotRead()
                 return generation
             })

@@ -1,15 +1,17 @@
 import Foundation
 import Geodatabase
 import PackageFormat
+import SourceDrivers
 
 /// Replica registration: a package built to sync is registered at its source as pending
 /// before it is renamed into place and made active after, so that a crash between the two
 /// leaves a replica `source status` shows as pending, never a silent orphan; a replica an
-/// interrupted run left pending is retired when its work is redone.
+/// interrupted run left pending is retired when its work is redone. The replica registry is
+/// the source's sync side, opened through its driver (``SourceRegistry``).
 extension Extractor {
     /// A replica this run registered, until its package is in place.
     struct RegisteredReplica {
-        var source: SourceGeodatabase
+        var source: any SyncSource
         var id: String
     }
 
@@ -18,8 +20,9 @@ extension Extractor {
     /// never reach the package.
     static func refreshSourceTriggers(_ path: String) throws {
         do {
-            let source = SourceGeodatabase(try GeoPackage(path: path))
-            if try source.isEnabled() { try source.refreshTriggers() }
+            try SourceRegistry.shared.openSyncSource(path, options: SourceOpenOptions(busyTimeout: 5)).refreshTracking()
+        } catch let error as SourceError where error.kind == .notEnabled {
+            return  // nothing watches its changes, so nothing is to be brought up to date
         } catch {
             throw ExtractError(.registration, "cannot bring the change-log triggers of \(path) up to date: \(error)")
         }
@@ -31,11 +34,10 @@ extension Extractor {
     static func registerPending(_ id: String, _ prepared: Prepared, manifest: PackageManifest,
                                 directory: PackageDirectory, output: URL) throws -> RegisteredReplica {
         let request = prepared.request
-        let geoPackage: GeoPackage
-        do { geoPackage = try GeoPackage(path: request.source) } catch {
+        let source: any SyncSource
+        do { source = try SourceRegistry.shared.openSyncSource(request.source, options: SourceOpenOptions(busyTimeout: 5)) } catch {
             throw ExtractError(.registration, "cannot open \(request.source) to register the replica: \(error)")
         }
-        let source = SourceGeodatabase(geoPackage)
         try directory.recordPendingReplica(id: id, source: request.source)
         do {
             try source.registerReplica(ReplicaRegistration(
@@ -60,7 +62,7 @@ extension Extractor {
     /// Unregisters the replica of a build that failed: its package will not exist, and a
     /// pending replica would only mislead.
     static func unregisterFailed(_ replica: RegisteredReplica) {
-        try? replica.source.unregisterReplica(id: replica.id, by: "pkgbuild create (the build failed)")
+        try? replica.source.unregisterReplica(id: replica.id, by: "pkgbuild create (the build failed)", successor: nil)
     }
 
     /// Unregisters the replica an interrupted run registered, when it is still pending (its
@@ -68,9 +70,9 @@ extension Extractor {
     /// away). Returns warnings: what was done, or why the replica stays pending.
     static func discardAbandoned(_ abandoned: PackageDirectory.PendingReplica) -> [String] {
         do {
-            let source = SourceGeodatabase(try GeoPackage(path: abandoned.source, busyTimeout: 10))
+            let source = try SourceRegistry.shared.openSyncSource(abandoned.source, options: SourceOpenOptions(busyTimeout: 10))
             guard let replica = try source.replica(id: abandoned.id), replica.state == .pending else { return [] }
-            try source.unregisterReplica(id: abandoned.id, by: "pkgbuild create (an interrupted build, redone)")
+            try source.unregisterReplica(id: abandoned.id, by: "pkgbuild create (an interrupted build, redone)", successor: nil)
             return ["unregistered replica \(abandoned.id) from \(abandoned.source): an interrupted run registered it "
                 + "and never completed its package"]
         } catch {

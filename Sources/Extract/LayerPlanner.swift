@@ -1,13 +1,14 @@
 import Geodatabase
 import Geometry
 import PackageFormat
+import SourceDrivers
 
 /// Plans the chosen layers one by one: how each is taken (its mode), its table as the
 /// package will hold it, its CRS and the area in that CRS. Gathers on the way the SRS rows
 /// the package needs and the area per layer.
 struct LayerPlanner {
     let request: ExtractRequest
-    let catalog: GeoPackageSourceCatalog
+    let source: any FeatureSource
     let planned: PlannedArea
     /// The relationships between chosen layers.
     let relationships: [Relationship]
@@ -19,9 +20,9 @@ struct LayerPlanner {
     /// Layers usually share a CRS: the area is transformed once for each (by PROJ definition).
     private var areaByCRS: [String: Geometry] = [:]
 
-    init(request: ExtractRequest, catalog: GeoPackageSourceCatalog, planned: PlannedArea, relationships: [Relationship]) {
+    init(request: ExtractRequest, source: any FeatureSource, planned: PlannedArea, relationships: [Relationship]) {
         self.request = request
-        self.catalog = catalog
+        self.source = source
         self.planned = planned
         self.relationships = relationships
     }
@@ -30,20 +31,21 @@ struct LayerPlanner {
     var spatialReferenceSystems: [SpatialReferenceInfo] { srsRows.values.sorted { $0.srsID < $1.srsID } }
 
     /// - Throws: `ExtractError` (`.layer`, `.crs`) or `GeodatabaseError` (`.filter`) for a layer that cannot
-    ///   be taken: no integer primary key, no table, a refused filter, an unknown CRS.
-    mutating func plan(_ layer: LayerInfo) throws -> LayerPlan {
-        guard let primaryKey = layer.primaryKey else {
+    ///   be taken: no integer primary key (or no table), a refused filter, an unknown CRS.
+    mutating func plan(_ layer: FeatureLayer) throws -> LayerPlan {
+        guard let primaryKey = layer.schema.primaryKey else {
             throw ExtractError(.layer, "layer \(layer.name) of \(request.source) has no integer primary key")
         }
-        var createSQL = try catalog.createTableSQL(of: layer)
+        var schema = layer.schema
         let filter = try request.filters.first { SQLName($0.layer) == SQLName(layer.name) }
-            .map { try $0.parsed(columns: layer.fields.map(\.name)) }
+            .map { try $0.parsed(columns: schema.columnNames) }
         var geometry: GeometryColumn?
-        if let column = layer.geometryColumn { geometry = try geometryColumn(column, of: layer, createSQL: &createSQL) }
+        if let column = schema.geometry { geometry = try geometryColumn(column, of: layer, schema: &schema) }
         let mode = mode(of: layer)
-        let table = PackageTable(name: layer.name, dataType: layer.kind.dataType, identifier: layer.identifier,
-                                 description: layer.description, createSQL: createSQL,
-                                 columns: layer.fields.map(\.name), primaryKey: primaryKey, geometry: geometry?.info)
+        let table = PackageTable(name: layer.name, dataType: layer.kind.dataType, identifier: layer.identifier.stringValue,
+                                 description: layer.description.stringValue,
+                                 createSQL: PackageTableSQL.createTable(layer.name, schema: schema),
+                                 columns: schema.columnNames, primaryKey: primaryKey, geometry: geometry?.info)
         let reprojected = geometry.map { $0.info.srsID != $0.sourceSRSID } ?? false
         let cut = LayerCut(clipped: request.clip && mode == .spatial, filter: filter?.expression,
                            reprojectedFrom: reprojected ? geometry?.sourceCRS : nil, schemaOnly: mode == .schemaOnly,
@@ -64,20 +66,22 @@ struct LayerPlanner {
         var sourceCRSDefinition: String
     }
 
-    /// The geometry column's type (made Multi for `--clip`, in `createSQL` too) and SRS, and
-    /// the area in the layer's CRS.
-    private mutating func geometryColumn(_ g: GeometryColumnInfo, of layer: LayerInfo, createSQL: inout String) throws -> GeometryColumn {
+    /// The geometry column's type (made Multi for `--clip`, in the table's schema too) and
+    /// SRS, and the area in the layer's CRS.
+    private mutating func geometryColumn(_ g: GeometryColumnInfo, of layer: FeatureLayer,
+                                         schema: inout FeatureSchema) throws -> GeometryColumn {
         var typeName = g.geometryTypeName.uppercased()
         if request.clip, typeName == "POLYGON" || typeName == "LINESTRING" {
-            // Clipping may cut one part into several: the column is Multi, in its SQL too.
+            // Clipping may cut one part into several: the column is Multi, in its declared type
+            // too (GeoPackage requirement 31).
             typeName = "MULTI" + typeName
-            guard let retyped = CreateTableSQL.retyping(column: g.name, to: typeName, in: createSQL) else {
-                throw ExtractError(.layer, "layer \(layer.name): cannot find the type of geometry column \(g.name) in its CREATE TABLE statement to make it \(typeName) for --clip")
+            guard let index = schema.columnNames.firstIndex(name: SQLName(g.name)) else {
+                throw ExtractError(.layer, "layer \(layer.name): geometry column \(g.name) is not among its columns, so it cannot be made \(typeName) for --clip")
             }
-            createSQL = retyped
+            schema.columns[index].declaredType = typeName
         }
         var info = GeometryColumnInfo(name: g.name, geometryTypeName: typeName, srsID: g.srsID, z: g.z, m: g.m)
-        let srs = catalog.schema.spatialReferenceSystem(id: g.srsID)
+        let srs = try source.spatialReferenceSystem(id: g.srsID)
         if let srs { srsRows[srs.srsID] = srs }
         let definition = srs?.projDefinition ?? ""
         let layerCRS: CoordinateReferenceSystem
@@ -101,7 +105,7 @@ struct LayerPlanner {
 
     /// Schema only when asked; features by the area; an attribute table whole, or only its
     /// related rows (with `--related`) when it takes part in a relationship.
-    private func mode(of layer: LayerInfo) -> LayerPlan.Mode {
+    private func mode(of layer: FeatureLayer) -> LayerPlan.Mode {
         let name = SQLName(layer.name)
         let schemaOnly = request.schemaOnly.contains(name: name)
         let related = relationships.contains { SQLName($0.originTable) == name || SQLName($0.destinationTable) == name }

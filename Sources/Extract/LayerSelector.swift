@@ -4,7 +4,7 @@ import SQLite
 /// Decides, feature by feature, what of a layer goes into the package: the exact test
 /// against the prepared area (touching counts), then the layer's geometry path (clip,
 /// reprojection, repair, the declared type: the one download takes too) and the re-encoding.
-/// A feature whose geometry that path leaves as it is keeps its source bytes.
+/// A feature whose geometry that path leaves as it is keeps its source's WKB.
 ///
 /// - Important: Not thread-safe: it holds its worker's GEOS context.
 final class LayerSelector {
@@ -34,36 +34,57 @@ final class LayerSelector {
         self.outputSRSID = outputSRSID
     }
 
-    /// The package's geometry blob and envelope for a source blob, or nil when the feature
-    /// is not selected.
-    /// - Throws: `GeometryError` for a blob that cannot be decoded, a geometry that cannot
-    ///   fit the column, or a failure of GEOS/PROJ.
-    func select(_ blob: [UInt8]) throws -> (blob: [UInt8], envelope: Envelope)? {
-        guard let envelope = try GeoPackageBinary.envelope(of: blob), envelope.intersects(areaEnvelope) else {
+    /// The package's geometry blob and envelope for a source geometry, or nil when the
+    /// feature is not selected.
+    /// - Throws: `GeometryError` for WKB that cannot be decoded, a geometry that cannot fit
+    ///   the column, or a failure of GEOS/PROJ.
+    func select(_ value: GeometryValue) throws -> (blob: [UInt8], envelope: Envelope)? {
+        guard let envelope = try value.planarEnvelope(), envelope.intersects(areaEnvelope) else {
             return nil
         }
         let inside = areaIsBox
             ? areaEnvelope.contains(x: envelope.minX, y: envelope.minY) && areaEnvelope.contains(x: envelope.maxX, y: envelope.maxY)
             : try (envelope.width > 0 && envelope.height > 0 && prepared.covers(envelope))
-        // Inside, in the source's CRS and the column's type: the source's bytes, undecoded.
-        if inside && !transforms && declared.admitsAsStored(blob) { return (blob, envelope) }
-        let g = try GeoPackageBinary(bytes: blob).geometry
+        // Inside, in the source's CRS and the column's type: the source's WKB, undecoded.
+        if inside && !transforms && declared.admitsAsStored(value) { return (try Self.storedBlob(value), envelope) }
+        let g = try value.geometry()
         if !inside && !clip {
             guard try prepared.intersects(g) else { return nil }
         }
         guard let stored = try path.stored(g, clip: !inside) else { return nil }
-        if !transforms && stored.isIdentical(to: g) { return (blob, envelope) }
+        if !transforms && stored.isIdentical(to: g) { return (try Self.storedBlob(value), envelope) }
         guard let e = stored.envelope else { return nil }
         return (GeoPackageBinary(geometry: stored, srsID: outputSRSID).encoded(), e)
     }
 
     /// The package's blob for a feature taken whatever its position (a related row outside
     /// the area): promoted and reprojected as the layer is, never clipped.
-    func convert(_ blob: [UInt8]) throws -> (blob: [UInt8], envelope: Envelope?) {
-        guard transforms || !declared.admitsAsStored(blob) else { return (blob, try GeoPackageBinary.envelope(of: blob)) }
-        let g = try GeoPackageBinary(bytes: blob).geometry
-        guard let stored = try path.stored(g, clip: false) else { return (blob, try GeoPackageBinary.envelope(of: blob)) }
+    func convert(_ value: GeometryValue) throws -> (blob: [UInt8], envelope: Envelope?) {
+        guard transforms || !declared.admitsAsStored(value) else { return (try Self.storedBlob(value), try value.planarEnvelope()) }
+        let g = try value.geometry()
+        guard let stored = try path.stored(g, clip: false) else { return (try Self.storedBlob(value), try value.planarEnvelope()) }
         return (GeoPackageBinary(geometry: stored, srsID: outputSRSID).encoded(), stored.envelope)
+    }
+
+    /// The package's blob of a geometry kept as the source has it: its WKB, srs id and
+    /// envelope (none when the source stores none, as GDAL does for points).
+    static func storedBlob(_ value: GeometryValue) throws -> [UInt8] {
+        try GeoPackageBinary.blob(of: value, computingEnvelope: false)
+    }
+
+    /// The geometry of a geometry column's value; nil for NULL (or any value that is no
+    /// geometry and no bytes, which the package keeps as it is).
+    /// - Throws: `GeometryError` for bytes the source could not read as a geometry.
+    static func geometry(of value: SourceValue) throws -> GeometryValue? {
+        switch value {
+        case .geometry(let geometry): return geometry
+        case .blob(let bytes):
+            // Bytes a GeoPackage column holds that are not a GeoPackage geometry: its decoder
+            // says what is wrong with them.
+            _ = try GeoPackageBinary.envelope(of: bytes)
+            throw GeometryError(.malformedInput, "a geometry column holds \(bytes.count) bytes that are not a geometry")
+        default: return nil
+        }
     }
 }
 

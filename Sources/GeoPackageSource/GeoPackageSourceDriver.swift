@@ -1,4 +1,5 @@
-/// The GeoPackage driver: a sync-enabled GeoPackage file as a source, addressed by its path.
+/// The GeoPackage driver: a GeoPackage file as a source, addressed by its path (to cut packages
+/// from; to sync with once `pkgbuild source enable` prepared it).
 import Foundation
 import Geodatabase
 import SourceDrivers
@@ -32,5 +33,14 @@ public struct GeoPackageSourceDriver: SourceDriver {
             throw SourceError(.notEnabled, "source \(address) is not sync-enabled")
         }
         return source
+    }
+
+    /// - Throws: ``SourceError``: `notFound` for a missing file, `unusable` for one that is
+    ///   not a GeoPackage this user can read.
+    public func openFeatureSource(_ address: String) throws -> any FeatureSource {
+        guard FileManager.default.fileExists(atPath: address) else {
+            throw SourceError(.notFound, "source \(address) does not exist")
+        }
+        return try GeoPackageFeatureSource(path: address)
     }
 }

@@ -29,6 +29,9 @@ public protocol SourceDriver: Sendable {
     /// Opens the source at `address` for one sync.
     /// - Throws: ``SourceError`` naming the address and the problem.
     func openSyncSource(_ address: String, options: SourceOpenOptions) throws -> any SyncSource
+    /// Opens the source at `address` read only, for one `create` or `estimate`.
+    /// - Throws: ``SourceError`` naming the address and the problem.
+    func openFeatureSource(_ address: String) throws -> any FeatureSource
 }
 
 /// What kind of failure a source reports before any sync logic runs.
@@ -66,6 +69,11 @@ public struct SourceRegistry: Sendable {
     /// Opens `address` for sync with the driver that takes it.
     public func openSyncSource(_ address: String, options: SourceOpenOptions) throws -> any SyncSource {
         try driver(for: address).openSyncSource(address, options: options)
+    }
+
+    /// Opens `address` for `create` or `estimate` with the driver that takes it.
+    public func openFeatureSource(_ address: String) throws -> any FeatureSource {
+        try driver(for: address).openFeatureSource(address)
     }
 
     /// The drivers registered for the whole process (the CLI's, or an app's).

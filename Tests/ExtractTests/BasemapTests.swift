@@ -6,6 +6,8 @@ import TestSupport
 
 /// The basemap half of `create`: the bounds it writes and the tile source it opens.
 @Suite struct BasemapTests {
+    init() { registerSourceDrivers() }
+
     static let raster = TestData.url("ne_raster_z0-5.mbtiles").path
 
     func request(area: String, tiles: TilesRequest, output: String = "") -> ExtractRequest {

@@ -9,6 +9,8 @@ import Extract
 /// `create` under concurrent edits and crashes, through its checkpoints: the package holds
 /// one generation of the source, and a replica is never active without its package.
 @Suite struct CreateConsistencyTests {
+    init() { registerSourceDrivers() }
+
     /// Alaska, with its parks and many airports.
     static let area = "-170,52,-130,72"
     static let validator = GDALValidator.script

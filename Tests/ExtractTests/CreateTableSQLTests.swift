@@ -1,4 +1,4 @@
-@testable import Extract
+@testable import GeoPackageSource
 import Testing
 
 /// Retyping the geometry column in a copied CREATE TABLE statement, as GDAL and others write them.

@@ -9,6 +9,8 @@ import TestSupport
 /// OGR spatial filter) and clips (`-clipsrc`) for the same areas:
 /// testdata/fixtures/extract/selection.json, recorded by record.sh beside it.
 @Suite struct SelectionOracleTests {
+    init() { registerSourceDrivers() }
+
     struct Layer: Decodable {
         struct Measure: Decodable { var type: String; var area: Double; var length: Double; var boundary: Double }
         var selected: [Int64]

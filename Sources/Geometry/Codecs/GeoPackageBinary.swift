@@ -220,13 +220,15 @@ extension GeoPackageBinary {
     /// The blob of a geometry value: a little-endian header with its srs id and its envelope,
     /// then the WKB as it is. A value without an envelope gets one computed from the WKB,
     /// except a point, which GDAL writes without (so a GDAL blob comes back byte for byte).
+    /// With `computingEnvelope` false no envelope is computed at all: a geometry copied from
+    /// one GeoPackage to another keeps its header's envelope, or its lack of one.
     /// - Throws: `GeometryError` for WKB that cannot be scanned, or an srs id outside 32 bits.
-    public static func blob(of value: GeometryValue) throws -> [UInt8] {
+    public static func blob(of value: GeometryValue, computingEnvelope: Bool = true) throws -> [UInt8] {
         guard let srsID = Int32(exactly: value.srsID) else {
             throw GeometryError(.malformedInput, "GeoPackage geometry: srs_id \(value.srsID) does not fit 32 bits")
         }
         var envelope = value.envelope
-        if envelope == nil && !value.isEmpty && !isPoint(value.wkb) {
+        if envelope == nil && !value.isEmpty && computingEnvelope && !isPoint(value.wkb) {
             var xy: Envelope?
             try value.wkb.withUnsafeBytes { bytes in
                 var reader = WKBReader(bytes)

@@ -1,7 +1,7 @@
-/// Changing one column's declared type in a source's `CREATE TABLE` statement, which the
-/// package otherwise copies verbatim: a clipped `POLYGON` layer becomes `MULTIPOLYGON` in
-/// `gpkg_geometry_columns`, and GeoPackage requires the column's SQL type to say the same
-/// (requirement 31; GDAL's validator checks it).
+/// Reading a GeoPackage table's `CREATE TABLE` statement where SQLite's pragmas say nothing
+/// (its CHECK constraints, collations, AUTOINCREMENT: see `CreateTableSQL+Constraints.swift`),
+/// and changing one column's declared type in it (a `POLYGON` column made `MULTIPOLYGON`,
+/// which GeoPackage requires its SQL type to say too: requirement 31).
 import Geodatabase
 
 enum CreateTableSQL {
@@ -31,7 +31,7 @@ enum CreateTableSQL {
         return nil
     }
 
-    private struct Token {
+    struct Token {
         var text: String
         var range: Range<String.Index>
         /// A name or keyword (quoted or bare), not punctuation or a literal.
@@ -41,7 +41,7 @@ enum CreateTableSQL {
     /// SQLite's lexical units, as far as finding column definitions needs: quoted names,
     /// string literals and comments are single tokens, so no comma or parenthesis inside
     /// them is taken for structure. Whitespace and comments are dropped.
-    private static func tokenize(_ sql: String) -> [Token] {
+    static func tokenize(_ sql: String) -> [Token] {
         var tokens: [Token] = []
         var i = sql.startIndex
         func advance(to end: String.Index, word: Bool) {
@@ -80,7 +80,7 @@ enum CreateTableSQL {
         return tokens
     }
 
-    private static func unquoted(_ name: String) -> String {
+    static func unquoted(_ name: String) -> String {
         guard let first = name.first, "\"`[".contains(first), name.count >= 2 else { return name }
         let inner = String(name.dropFirst().dropLast())
         return first == "[" ? inner : inner.replacingOccurrences(of: String(first) + String(first), with: String(first))
