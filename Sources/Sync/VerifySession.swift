@@ -54,6 +54,8 @@ public final class VerifySession {
             source = try sources.openSyncSource(sourcePath, options: SourceOpenOptions(readOnly: true))
         } catch let error as SourceError {
             throw SyncError(.source, error.message)
+        } catch let error as GeodatabaseError {
+            throw SyncError(.source, "source \(error.message)")
         }
         // One consistent state of each database; nothing is written, so the end is a rollback.
         try package.connection.execute("BEGIN")
