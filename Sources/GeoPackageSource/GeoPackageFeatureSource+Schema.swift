@@ -37,7 +37,7 @@ extension GeoPackageFeatureSource {
         let unique = try uniqueColumnSets(of: table)
         let columns = info.fields.map { field in
             FeatureColumn(name: field.name, declaredType: field.declaredType,
-                          baseType: GeoPackageSyncSource.baseType(of: field.declaredType), isNotNull: field.isNotNull,
+                          baseType: BaseType(geoPackageType: field.declaredType), isNotNull: field.isNotNull,
                           defaultSQL: field.defaultSQL,
                           isUnique: unique.contains { $0.count == 1 && SQLName($0[0]) == SQLName(field.name) },
                           collation: declared.collations.first { SQLName($0.key) == SQLName(field.name) }?.value)

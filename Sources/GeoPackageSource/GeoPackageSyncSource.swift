@@ -51,20 +51,16 @@ public final class GeoPackageSyncSource: SyncSource {
             let declared = try connection.query("SELECT name, type FROM pragma_table_info(?)", [.text(tracked.name)])
             let columns = declared.map { row in
                 let type = row[1].stringValue ?? ""
-                return SourceColumn(name: row[0].stringValue ?? "", declaredType: type, baseType: Self.baseType(of: type))
+                return FeatureColumn(name: row[0].stringValue ?? "", declaredType: type, baseType: BaseType(geoPackageType: type))
             }
-            let geometry = schema.layer(named: tracked.name)?.geometryColumn.map {
-                SourceGeometryColumn(name: $0.name, srsID: $0.srsID, declaredType: $0.declaredType)
-            }
+            let geometry = schema.layer(named: tracked.name)?.geometryColumn
             return SourceTable(name: tracked.name, keyColumn: tracked.keyColumn, globalIDColumn: tracked.globalIDColumn,
                                columns: columns, geometry: geometry)
         }
     }
 
-    public func crs(srsID: Int64) throws -> SourceCRS? {
-        try readSchema().spatialReferenceSystem(id: srsID).map {
-            SourceCRS(srsID: srsID, definition: $0.projDefinition, label: $0.authorityCode)
-        }
+    public func spatialReferenceSystem(id: Int64) throws -> SpatialReferenceInfo? {
+        try readSchema().spatialReferenceSystem(id: id)
     }
 
     public func refreshTracking() throws {
@@ -79,22 +75,6 @@ public final class GeoPackageSyncSource: SyncSource {
         let read = try GeoPackageSchema.read(from: connection)
         schema = read
         return read
-    }
-
-    /// The base type of a GeoPackage column type (SQLite's affinity rules for the rest).
-    static func baseType(of declared: String) -> BaseType {
-        let type = declared.uppercased()
-        if DeclaredGeometryType(name: type, z: 2, m: 2) != nil || type == "GEOMETRY" { return .geometry }
-        switch type {
-        case "BOOLEAN": return .boolean
-        case "DATE": return .date
-        case "DATETIME": return .datetime
-        default: break
-        }
-        if type.contains("INT") { return .integer }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .text }
-        if type.contains("BLOB") || type.isEmpty { return .blob }
-        return .real
     }
 
     // MARK: Transactions

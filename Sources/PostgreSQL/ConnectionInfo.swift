@@ -18,9 +18,7 @@ public struct ConnectionInfo: Sendable, Hashable {
     public let schemas: [String]
 
     init(parameters: [String: String], secrets: [String: String], schemas: [String]) {
-        self.parameters = parameters
-        self.secrets = secrets
-        self.schemas = schemas
+        (self.parameters, self.secrets, self.schemas) = (parameters, secrets, schemas)
     }
 
     public var host: String? { parameters["host"] ?? parameters["hostaddr"] }

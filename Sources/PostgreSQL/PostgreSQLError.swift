@@ -43,13 +43,8 @@ public struct ServerDiagnostics: Sendable, Hashable {
 
     public init(sqlState: String, schema: String? = nil, table: String? = nil, column: String? = nil,
                 constraint: String? = nil, detail: String? = nil, hint: String? = nil) {
-        self.sqlState = sqlState
-        self.schema = schema
-        self.table = table
-        self.column = column
-        self.constraint = constraint
-        self.detail = detail
-        self.hint = hint
+        (self.sqlState, self.schema, self.table, self.column, self.constraint, self.detail, self.hint)
+            = (sqlState, schema, table, column, constraint, detail, hint)
     }
 }
 

@@ -28,11 +28,7 @@ public struct FeatureLayer: Sendable, Hashable {
 
     public init(name: String, kind: Kind, identifier: SourceValue = .null, description: SourceValue = .null,
                 schema: FeatureSchema, globalIDColumn: String? = nil) {
-        self.name = name
-        self.kind = kind
-        self.identifier = identifier
-        self.description = description
-        self.schema = schema
-        self.globalIDColumn = globalIDColumn
+        (self.name, self.kind, self.identifier, self.description, self.schema, self.globalIDColumn)
+            = (name, kind, identifier, description, schema, globalIDColumn)
     }
 }

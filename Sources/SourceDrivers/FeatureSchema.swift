@@ -21,13 +21,8 @@ public struct FeatureColumn: Sendable, Hashable {
 
     public init(name: String, declaredType: String, baseType: BaseType, isNotNull: Bool = false,
                 defaultSQL: String? = nil, isUnique: Bool = false, collation: String? = nil) {
-        self.name = name
-        self.declaredType = declaredType
-        self.baseType = baseType
-        self.isNotNull = isNotNull
-        self.defaultSQL = defaultSQL
-        self.isUnique = isUnique
-        self.collation = collation
+        (self.name, self.declaredType, self.baseType, self.isNotNull, self.defaultSQL, self.isUnique, self.collation)
+            = (name, declaredType, baseType, isNotNull, defaultSQL, isUnique, collation)
     }
 }
 
@@ -43,11 +38,8 @@ public struct ForeignKey: Sendable, Hashable {
 
     public init(columns: [String], table: String, referencedColumns: [String], onUpdate: String? = nil,
                 onDelete: String? = nil) {
-        self.columns = columns
-        self.table = table
-        self.referencedColumns = referencedColumns
-        self.onUpdate = onUpdate
-        self.onDelete = onDelete
+        (self.columns, self.table, self.referencedColumns, self.onUpdate, self.onDelete)
+            = (columns, table, referencedColumns, onUpdate, onDelete)
     }
 }
 

@@ -27,10 +27,7 @@ public struct RowQuery: Sendable, Hashable {
     public var filter: FilterExpression?
 
     public init(layer: String, columns: [String], selection: Selection, filter: FilterExpression? = nil) {
-        self.layer = layer
-        self.columns = columns
-        self.selection = selection
-        self.filter = filter
+        (self.layer, self.columns, self.selection, self.filter) = (layer, columns, selection, filter)
     }
 }
 
@@ -44,8 +41,6 @@ public struct MappingHop: Sendable, Hashable {
     public var toColumn: String
 
     public init(mappingTable: String, fromColumn: String, toColumn: String) {
-        self.mappingTable = mappingTable
-        self.fromColumn = fromColumn
-        self.toColumn = toColumn
+        (self.mappingTable, self.fromColumn, self.toColumn) = (mappingTable, fromColumn, toColumn)
     }
 }

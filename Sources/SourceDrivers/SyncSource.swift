@@ -24,9 +24,9 @@ public protocol SyncSource: AnyObject {
 
     /// The tables under change tracking, as the source describes them.
     func trackedTables() throws -> [SourceTable]
-    /// The coordinate reference system of an srs id the source's geometries carry; nil when
-    /// the source does not define it.
-    func crs(srsID: Int64) throws -> SourceCRS?
+    /// The spatial reference system of an srs id the source's geometries carry (as the
+    /// feature source gives it); nil when the source does not define it.
+    func spatialReferenceSystem(id: Int64) throws -> SpatialReferenceInfo?
     /// Brings the source's change tracking up to date with its tables (after columns were
     /// added there), and its own bookkeeping with this version.
     func refreshTracking() throws

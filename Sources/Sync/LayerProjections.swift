@@ -36,13 +36,13 @@ final class LayerProjections {
             guard let packageID = table.packageSRSID, let sourceID = table.sourceSRSID,
                   table.cut.reprojectedFrom != nil || packageID != sourceID else { continue }
             guard let packageSRS = package.spatialReferenceSystem(id: packageID),
-                  let sourceSRS = try source.crs(srsID: sourceID) else {
+                  let sourceSRS = try source.spatialReferenceSystem(id: sourceID) else {
                 throw SyncError(.unsupportedLayer, """
                     layer '\(table.name)': srs_id \(packageID) in the package or \(sourceID) at the source is not in \
                     gpkg_spatial_ref_sys
                     """)
             }
-            let from = sourceSRS.definition, to = packageSRS.projDefinition
+            let from = sourceSRS.projDefinition, to = packageSRS.projDefinition
             do {
                 let sourceCRS = try CoordinateReferenceSystem(from, context: proj)
                 let packageCRS = try CoordinateReferenceSystem(to, context: proj)
@@ -59,7 +59,7 @@ final class LayerProjections {
                                                 declared: table.sourceGeometryType ?? any))
             } catch {
                 throw SyncError(.unsupportedLayer, """
-                    layer '\(table.name)' was reprojected from \(sourceSRS.label) to \(packageSRS.authorityCode) \
+                    layer '\(table.name)' was reprojected from \(sourceSRS.authorityCode) to \(packageSRS.authorityCode) \
                     when the package was built, and PROJ cannot transform between them: \(error)
                     """)
             }

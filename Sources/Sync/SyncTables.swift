@@ -65,11 +65,11 @@ enum SyncTables {
         }
         var areas: [SQLName: Geometry] = [:]
         for table in tables where table.cut.spatial && table.geometryColumn != nil {
-            guard let srsID = table.sourceSRSID, let srs = try source.crs(srsID: srsID) else {
+            guard let srsID = table.sourceSRSID, let srs = try source.spatialReferenceSystem(id: srsID) else {
                 areas[table.sqlName] = area.geometry
                 continue
             }
-            let definition = srs.definition
+            let definition = srs.projDefinition
             do {
                 let layerCRS = try CoordinateReferenceSystem(definition, context: proj)
                 // As `create` took it, so both select the same rows.

@@ -3,16 +3,11 @@
 /// geometry is well-known binary with its CRS, so a PostGIS driver hands over its (E)WKB as
 /// it is and a GeoPackage driver strips its header.
 
-/// One column's value.
+/// One column's value. `textBytes` is text whose bytes are not valid UTF-8 (a Latin-1
+/// export), kept byte for byte: a backend that cannot store them refuses the row, it never
+/// rewrites them.
 public enum SourceValue: Sendable, Hashable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    /// Text whose bytes are not valid UTF-8 (a Latin-1 export), kept byte for byte: a backend
-    /// that cannot store them refuses the row, it never rewrites them.
-    case textBytes([UInt8])
-    case blob([UInt8])
+    case null, integer(Int64), real(Double), text(String), textBytes([UInt8]), blob([UInt8])
     case geometry(GeometryValue)
 
     public var isNull: Bool { self == .null }
