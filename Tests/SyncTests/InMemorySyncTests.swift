@@ -28,6 +28,26 @@ import Testing
         #expect(again.uploaded.total == 0 && again.downloaded.total == 0, "\(again)")
     }
 
+    /// Rows the download would otherwise take back: an insert, and a geometry edit (neither is
+    /// settled by the upload alone).
+    @Test(arguments: SourceBackend.allCases)
+    func thePackagesOwnUploadIsNotEchoedBack(_ backend: SourceBackend) throws {
+        let f = try SourceBackendFixture(backend)
+        let package = try f.base.openPackage(f.url).connection
+        try package.execute("INSERT INTO airports (geom, name, type) VALUES (?, 'Field strip', 'small')", [pointBlob(-151, 60)])
+        try package.execute("UPDATE airports SET geom = ? WHERE name = 'Kodiak'", [pointBlob(-152.5, 57.8)])
+        // The download is told of no change at all (its progress counts each one streamed).
+        let streamed = ChangeCounter()
+        var options = f.options()
+        options.progress = { stage, done, _ in if stage == .download { streamed.note(done) } }
+        let report = try SyncSession(package: f.url, options: options).run()
+        #expect(report.status == .completed && report.uploaded.total == 2 && report.downloaded.total == 0, "\(report)")
+        #expect(streamed.highest == 0)
+        #expect(try f.sourceValue("airports", named: "Field strip", "type") == .text("small"))
+        let again = try f.sync()
+        #expect(again.uploaded.total == 0 && again.downloaded.total == 0, "\(again)")
+    }
+
     @Test(arguments: SourceBackend.allCases)
     func anOfficeEditDownloadsAndTheCursorIsKeptAsTheDriverWroteIt(_ backend: SourceBackend) throws {
         let f = try SourceBackendFixture(backend)
@@ -109,4 +129,14 @@ import Testing
         let behind = try f.verify()
         #expect(!behind.isDivergent && behind.differences.map(\.status) == [.behind], "\(behind.differences)")
     }
+}
+
+/// The highest count a progress callback reported.
+final class ChangeCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    var highest: Int { lock.withLock { value } }
+
+    func note(_ count: Int) { lock.withLock { value = max(value, count) } }
 }

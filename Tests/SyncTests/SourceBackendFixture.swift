@@ -26,13 +26,15 @@ final class SourceBackendFixture {
     let memory: InMemorySource
     let registry: SourceRegistry
 
-    /// - Parameter prepare: SQL run on the GeoPackage source before the package is made
-    ///   (a unique index, say), so both the package and the copy carry it.
-    init(_ backend: SourceBackend, prepare: [String] = []) throws {
+    /// - Parameters:
+    ///   - prepare: SQL run on the GeoPackage source before the package is made
+    ///     (a unique index, say), so both the package and the copy carry it.
+    ///   - arguments: more arguments of `pkgbuild create` (a `--where`).
+    init(_ backend: SourceBackend, prepare: [String] = [], arguments: [String] = []) throws {
         self.backend = backend
         base = try SyncFixture()
         for sql in prepare { try ogrSQL(base.sourcePath, sql) }
-        url = try base.makePackage()
+        url = try base.makePackage(arguments: arguments)
         memory = try InMemorySource.copy(ofGeoPackage: base.sourcePath, name: "x")
         registry = backend == .memory ? InMemorySourceDriver(source: memory).registry : SourceRegistry([GeoPackageSourceDriver()])
     }
@@ -74,6 +76,11 @@ final class SourceBackendFixture {
     static func shape(_ table: SourceTable) -> TableShape {
         TableShape(name: table.name, keyColumn: table.keyColumn, globalIDColumn: table.globalIDColumn,
                    columns: table.columns.map(\.name), geometryColumn: table.geometry?.name)
+    }
+
+    /// The source's position now, through its driver.
+    func sourcePosition() throws -> SourcePosition {
+        try registry.openSyncSource(address, options: SourceOpenOptions(readOnly: true)).position()
     }
 
     func sourceValue(_ table: String, named name: String, _ column: String) throws -> SourceValue? {
