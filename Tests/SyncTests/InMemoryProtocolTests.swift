@@ -12,25 +12,34 @@ import Testing
 /// conflicts, transient errors) held by both drivers: what sync relies on is the protocol,
 /// not SQLite's behaviour.
 @Suite struct InMemoryProtocolTests {
-    @Test(arguments: SourceBackend.allCases)
-    func aRerunAfterAKillOnceTheSourceCommittedConvergesWithoutApplyingTwice(_ backend: SourceBackend) throws {
+    /// At every crash point: a kill before the source committed leaves it untouched and the
+    /// re-run applies the sync; a kill after makes the re-run resume, writing nothing again.
+    @Test(arguments: SourceBackend.allCases, SyncCrashPoint.allCases)
+    func aRerunAfterAKillConvergesWithoutApplyingTwice(_ backend: SourceBackend, _ point: SyncCrashPoint) throws {
         let f = try SourceBackendFixture(backend)
         try ogrSQL(f.data, "UPDATE airports SET type = 'closed' WHERE name = 'Kodiak'")
         try f.officeUpdate("airports", named: "Fairbanks Int'l", set: "iata_code", to: .text("FAI2"))
+        let untouched = try f.sourcePosition()
         #expect(throws: SimulatedCrash.self) {
-            try f.sync(crashHook: { if $0 == .sourceCommitted { throw SimulatedCrash() } })
+            try f.sync(crashHook: { if $0 == point { throw SimulatedCrash() } })
         }
-        #expect(try f.sourceValue("airports", named: "Kodiak", "type") == .text("closed"))
-        let committed = try f.sourcePosition()
+        let committed = point == .sourceCommitted || point == .downloadApplied
+        #expect(try f.sourceValue("airports", named: "Kodiak", "type") == .text(committed ? "closed" : "mid"))
+        let afterKill = try f.sourcePosition()
+        if !committed { #expect(afterKill == untouched) }
         let rerun = try f.sync()
-        #expect(rerun.status == .completed && rerun.resumed && rerun.uploaded.total == 0, "\(rerun)")
-        // Nothing was written at the source again.
-        #expect(try f.sourcePosition().generation == committed.generation)
+        #expect(rerun.status == .completed && rerun.resumed == committed, "\(rerun)")
+        #expect(rerun.uploaded.total == (committed ? 0 : 1), "\(rerun)")
+        // After a commit, nothing is written at the source again.
+        if committed { #expect(try f.sourcePosition().generation == afterKill.generation) }
+        #expect(try f.sourceValue("airports", named: "Kodiak", "type") == .text("closed"))
         #expect(try f.packageValue("airports", named: "Fairbanks Int'l", "iata_code") == "'FAI2'")
         #expect(try f.packageValue("airports", named: "Kodiak", "type") == "'closed'")
         #expect(try PackageChangeTracking(connection: f.base.openPackage(f.url).connection).pendingChanges().isEmpty)
         if backend == .memory { #expect(f.memory.state.registry.syncs.count == 1) }
         #expect(try f.verify().differences.isEmpty)
+        let again = try f.sync()
+        #expect(again.uploaded.total == 0 && again.downloaded.total == 0, "\(again)")
     }
 
     @Test(arguments: SourceBackend.allCases)

@@ -6,6 +6,7 @@ import Foundation
 import GeoPackageSource
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 import SourceDrivers
 @testable import Sync
@@ -124,5 +125,30 @@ final class SourceBackendFixture {
     func packageValue(_ table: String, named name: String, _ column: String) throws -> String? {
         try base.openPackage(url).connection.query("SELECT \"\(column)\" FROM \"\(table)\" WHERE name = ?", [.text(name)])
             .first?.first?.description
+    }
+}
+
+extension SourceBackendFixture {
+    /// A column added at the source (`ALTER TABLE ... ADD COLUMN`: every row NULL in it, no
+    /// change logged).
+    func addSourceColumn(_ column: String, type: String, baseType: BaseType, to table: String) throws {
+        switch backend {
+        case .geoPackage:
+            try ogrSQL(base.sourcePath, "ALTER TABLE \"\(table)\" ADD COLUMN \"\(column)\" \(type)")
+        case .memory:
+            let index = try #require(memory.state.tables.firstIndex { $0.shape.name == table })
+            memory.state.tables[index].shape.columns.append(SourceColumn(name: column, declaredType: type, baseType: baseType))
+            for globalID in memory.state.tables[index].rows.keys { memory.state.tables[index].rows[globalID]?[column] = .null }
+        }
+    }
+
+    /// The package's replica retired at the source, as `source unregister` does.
+    func unregisterAtSource(_ replicaID: String) throws {
+        let source = try registry.openSyncSource(address, options: SourceOpenOptions())
+        try source.unregisterReplica(id: replicaID, by: "pkgbuild source unregister", successor: nil)
+    }
+
+    func packageReplicaID(_ package: URL? = nil) throws -> String {
+        try PackageSyncState.read(base.openPackage(package ?? url).connection).replicaID
     }
 }
