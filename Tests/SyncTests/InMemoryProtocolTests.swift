@@ -96,6 +96,25 @@ import Testing
         #expect(try f.sourcePosition() == before && f.sourceRow("airports", named: "Kodiak strip") == nil)
     }
 
+    /// A row the source refuses for a reason other than a unique value (NOT NULL) is one
+    /// constraint conflict; the other edits go up.
+    @Test(arguments: SourceBackend.allCases)
+    func aRowRefusedForANullIsAConstraintConflictAndTheOthersGoUp(_ backend: SourceBackend) throws {
+        let f = try SourceBackendFixture(backend)
+        // Added after the package was made: the package takes the column, not its constraint.
+        try f.addSourceColumn("code2", type: "TEXT", baseType: .text, to: "airports", notNullDefault: "x")
+        #expect(try f.sync().status == .completed)
+        try ogrSQL(f.data, "UPDATE airports SET code2 = NULL, type = 'nulled' WHERE name = 'Kodiak'")
+        try ogrSQL(f.data, "UPDATE airports SET type = 'edited' WHERE name = 'Anchorage Int''l'")
+        let report = try f.sync(policy: .sourceWins)
+        #expect(report.status == .completedWithPending, "\(report)")
+        let conflict = try #require(report.conflicts.first)
+        #expect(report.conflicts.count == 1 && conflict.kind == .constraint, "\(report.conflicts)")
+        #expect(try f.sourceValue("airports", named: "Kodiak", "code2") == .text("x"))
+        #expect(try f.sourceValue("airports", named: "Kodiak", "type") == .text("mid"))
+        #expect(try f.sourceValue("airports", named: "Anchorage Int'l", "type") == .text("edited"))
+    }
+
     @Test func aBeginTheSourceRefusesForAWhileIsTriedAgain() throws {
         let f = try SourceBackendFixture(.memory)
         try f.officeUpdate("airports", named: "Fairbanks Int'l", set: "iata_code", to: .text("FAI2"))

@@ -129,16 +129,21 @@ final class SourceBackendFixture {
 }
 
 extension SourceBackendFixture {
-    /// A column added at the source (`ALTER TABLE ... ADD COLUMN`: every row NULL in it, no
-    /// change logged).
-    func addSourceColumn(_ column: String, type: String, baseType: BaseType, to table: String) throws {
+    /// A column added at the source (`ALTER TABLE ... ADD COLUMN`: every row NULL in it, or
+    /// `notNullDefault` for a NOT NULL column; no change logged).
+    func addSourceColumn(_ column: String, type: String, baseType: BaseType, to table: String,
+                         notNullDefault: String? = nil) throws {
         switch backend {
         case .geoPackage:
-            try ogrSQL(base.sourcePath, "ALTER TABLE \"\(table)\" ADD COLUMN \"\(column)\" \(type)")
+            let constraint = notNullDefault.map { " NOT NULL DEFAULT \(SQL.literal($0))" } ?? ""
+            try ogrSQL(base.sourcePath, "ALTER TABLE \"\(table)\" ADD COLUMN \"\(column)\" \(type)\(constraint)")
         case .memory:
             let index = try #require(memory.state.tables.firstIndex { $0.shape.name == table })
             memory.state.tables[index].shape.columns.append(SourceColumn(name: column, declaredType: type, baseType: baseType))
-            for globalID in memory.state.tables[index].rows.keys { memory.state.tables[index].rows[globalID]?[column] = .null }
+            if notNullDefault != nil { memory.state.tables[index].notNullColumns.insert(column) }
+            for globalID in memory.state.tables[index].rows.keys {
+                memory.state.tables[index].rows[globalID]?[column] = notNullDefault.map(SourceValue.text) ?? .null
+            }
         }
     }
 
