@@ -31,11 +31,14 @@ final class SourceBackendFixture {
     ///   - prepare: SQL run on the GeoPackage source before the package is made
     ///     (a unique index, say), so both the package and the copy carry it.
     ///   - arguments: more arguments of `pkgbuild create` (a `--where`).
-    init(_ backend: SourceBackend, prepare: [String] = [], arguments: [String] = []) throws {
+    ///   - source: the GeoPackage in testdata the source is a copy of, and `box` the area.
+    init(_ backend: SourceBackend, prepare: [String] = [], arguments: [String] = [],
+         source: String = "demo/alaska_source.gpkg",
+         box: (minX: Double, minY: Double, maxX: Double, maxY: Double) = SyncFixture.area) throws {
         self.backend = backend
-        base = try SyncFixture()
+        base = try SyncFixture(source: source)
         for sql in prepare { try ogrSQL(base.sourcePath, sql) }
-        url = try base.makePackage(arguments: arguments)
+        url = try base.makePackage(box: box, arguments: arguments)
         memory = try InMemorySource.copy(ofGeoPackage: base.sourcePath, name: "x")
         registry = backend == .memory ? InMemorySourceDriver(source: memory).registry : SourceRegistry([GeoPackageSourceDriver()])
     }
@@ -116,7 +119,7 @@ final class SourceBackendFixture {
         }
     }
 
-    private func memoryWrite(_ write: SourceWrite, in table: String) throws {
+    func memoryWrite(_ write: SourceWrite, in table: String) throws {
         let outcome = try memory.apply(write, in: Self.shape(try memory.table(table).shape))
         try #require(outcome == .applied(found: true), "office write \(write): \(outcome)")
     }
@@ -155,5 +158,27 @@ extension SourceBackendFixture {
 
     func packageReplicaID(_ package: URL? = nil) throws -> String {
         try PackageSyncState.read(base.openPackage(package ?? url).connection).replicaID
+    }
+}
+
+extension SourceBackendFixture {
+    /// An office insert of a row with these values (its global id among them).
+    func officeInsert(_ table: String, _ values: [(column: String, value: SourceValue)]) throws {
+        switch backend {
+        case .geoPackage:
+            let columns = values.map { "\"\($0.column)\"" }.joined(separator: ", ")
+            try base.openSource().connection.execute(
+                "INSERT INTO \"\(table)\" (\(columns)) VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))",
+                try values.map { try $0.value.sqliteValue() })
+        case .memory:
+            try memoryWrite(.insert(SourceRow(columns: values.map(\.column), values: values.map(\.value))), in: table)
+        }
+    }
+
+    /// The source's own key of a row, through the driver.
+    func sourceKey(_ table: String, globalID: String) throws -> SourceValue? {
+        let source = try registry.openSyncSource(address, options: SourceOpenOptions(readOnly: true))
+        let described = try #require(try source.trackedTables().first { $0.name == table })
+        return try source.value(of: described.keyColumn, in: table, where: described.globalIDColumn, equals: .text(globalID))
     }
 }
