@@ -51,4 +51,47 @@ import Testing
         #expect(kodiak.srsID == 4326 && abs(c.x - expected.x) < 1e-9 && abs(c.y - expected.y) < 1e-9, "\(c) vs cs2cs \(expected)")
         #expect(try f.verify().differences.isEmpty)
     }
+
+    /// A source that numbers its coordinate systems its own way (a database's SRID 99 for
+    /// EPSG:4326, where the package's GeoPackage says 4326): geometries go up in the source's
+    /// numbering and come down in the package's.
+    @Test func aSourceNumberingItsCRSOtherwiseGetsAndGivesGeometriesInItsOwnNumbering() throws {
+        let f = try SourceBackendFixture(.memory)
+        f.memory.renumberSRS(4326, as: 99)
+        let package = try f.base.openPackage(f.url).connection
+        try package.execute("UPDATE airports SET geom = ? WHERE name = 'Kodiak'", [pointBlob(-152.5, 57.9)])
+        try f.officeUpdate("airports", named: "Anchorage Int'l", set: "geom",
+                           to: .geometry(GeometryValue(.point(Point(x: -150.1, y: 61.2)), srsID: 99)))
+        let report = try f.sync()
+        #expect(report.status == .completed && report.uploaded.updated == 1 && report.downloaded.updated == 1, "\(report)")
+        guard case .geometry(let kodiak)? = try f.sourceValue("airports", named: "Kodiak", "geom") else {
+            Issue.record("Kodiak has no geometry at the source")
+            return
+        }
+        let kodiakPoint = try kodiak.geometry()
+        #expect(kodiak.srsID == 99 && kodiakPoint == .point(Point(x: -152.5, y: 57.9)), "\(kodiak)")
+        let anchorage = try storedPoint(package, "SELECT geom FROM airports WHERE name = 'Anchorage Int''l'")
+        #expect(anchorage.srsID == 4326 && anchorage.x == -150.1 && anchorage.y == 61.2, "\(anchorage)")
+        let verified = try f.verify()
+        #expect(verified.differences.isEmpty, "\(verified.differences)")
+        let again = try f.sync()
+        #expect(again.uploaded.total == 0 && again.downloaded.total == 0, "\(again)")
+    }
+}
+
+extension InMemorySource {
+    /// Renumbers a coordinate system: its entry, every table's geometry column and geometry.
+    func renumberSRS(_ old: Int64, as new: Int64) {
+        state.crs[new] = state.crs.removeValue(forKey: old).map { SourceCRS(srsID: new, definition: $0.definition, label: $0.label) }
+        for index in state.tables.indices where state.tables[index].shape.geometry?.srsID == old {
+            state.tables[index].shape.geometry?.srsID = new
+            for (globalID, row) in state.tables[index].rows {
+                for (column, value) in row {
+                    guard case .geometry(var geometry) = value, geometry.srsID == old else { continue }
+                    geometry.srsID = new
+                    state.tables[index].rows[globalID]?[column] = .geometry(geometry)
+                }
+            }
+        }
+    }
 }
