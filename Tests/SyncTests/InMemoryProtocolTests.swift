@@ -115,6 +115,21 @@ import Testing
         #expect(try f.sourceValue("airports", named: "Anchorage Int'l", "type") == .text("edited"))
     }
 
+    /// An address no registered driver takes, and one the driver takes but that names nothing,
+    /// are the source's errors, named, with nothing written.
+    @Test func anAddressNoDriverTakesOrThatNamesNothingIsRefusedNamingIt() throws {
+        let f = try SourceBackendFixture(.memory)
+        let dump = try sqliteDump(f.data)
+        for address in [f.base.sourcePath, "memory:elsewhere"] {
+            var options = f.options()
+            options.source = address
+            let error = try #require(throws: SyncError.self) { try SyncSession(package: f.url, options: options).run() }
+            #expect(error.kind == .source && error.message.contains(address), "\(error)")
+        }
+        #expect(try sqliteDump(f.data) == dump)
+        #expect(f.memory.transactionCounts.begun == 0)
+    }
+
     @Test func aBeginTheSourceRefusesForAWhileIsTriedAgain() throws {
         let f = try SourceBackendFixture(.memory)
         try f.officeUpdate("airports", named: "Fairbanks Int'l", set: "iata_code", to: .text("FAI2"))
@@ -122,6 +137,21 @@ import Testing
         let report = try f.sync()
         #expect(report.status == .completed && report.downloaded.updated == 1, "\(report)")
         #expect(f.memory.busyBegins == 0)
+    }
+
+    /// A commit refused as a serialization failure is (a database whose write order is not
+    /// its commit order): the whole upload is tried again, and applied once.
+    @Test func anUploadWhoseCommitFailsTransientlyIsTriedAgainWhole() throws {
+        let f = try SourceBackendFixture(.memory)
+        try ogrSQL(f.data, "UPDATE airports SET type = 'closed' WHERE name = 'Kodiak'")
+        try f.officeUpdate("airports", named: "Fairbanks Int'l", set: "iata_code", to: .text("FAI2"))
+        f.memory.failingCommits = 1
+        let report = try f.sync()
+        #expect(report.status == .completed && report.uploaded.updated == 1 && report.downloaded.updated == 1, "\(report)")
+        #expect(f.memory.failingCommits == 0 && f.memory.state.registry.syncs.count == 1)
+        #expect(try f.sourceValue("airports", named: "Kodiak", "type") == .text("closed"))
+        #expect(try f.packageValue("airports", named: "Fairbanks Int'l", "iata_code") == "'FAI2'")
+        #expect(try f.verify().differences.isEmpty)
     }
 
     @Test(arguments: SourceBackend.allCases)

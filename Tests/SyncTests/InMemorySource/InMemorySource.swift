@@ -52,6 +52,9 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
     private(set) var context: (replicaID: String, syncID: String)?
     /// How many more `begin`s fail as if another writer held the lock (a transient error).
     var busyBegins = 0
+    /// How many more commits fail as a serialization failure does: the transaction is rolled
+    /// back, and another try of it may succeed.
+    var failingCommits = 0
     /// How many transactions were begun, committed and rolled back (outermost ones).
     private(set) var transactionCounts = (begun: 0, committed: 0, rolledBack: 0)
 
@@ -86,6 +89,11 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
 
     func commit() throws {
         guard snapshots.count == 1 else { throw InMemorySourceError("\(displayName): commit with \(snapshots.count) transactions open") }
+        if failingCommits > 0 {
+            failingCommits -= 1
+            try rollback()
+            throw InMemoryBusy()
+        }
         snapshots.removeAll()
         transactionCounts.committed += 1
     }
