@@ -34,6 +34,7 @@ extension InMemorySource {
 
     @discardableResult
     func registerReplica(_ registration: ReplicaRegistration) throws -> Replica {
+        try requireWritable("a registry write")
         if try replica(id: registration.id) != nil {
             throw GeodatabaseError(.invalidArgument, "\(displayName): replica \(registration.id) is already registered")
         }
@@ -46,10 +47,12 @@ extension InMemorySource {
     }
 
     func activateReplica(id: String) throws {
+        try requireWritable("a registry write")
         try updateReplica(id) { $0.state = .active }
     }
 
     func unregisterReplica(id: String, by retiredBy: String, successor: String?) throws {
+        try requireWritable("a registry write")
         let replica = try requireReplica(id)
         state.registry.retired[id] = RetiredReplica(id: id, name: replica.name, areaWKT: replica.areaWKT, areaCRS: replica.areaCRS,
                                                     layers: replica.layers, optionsJSON: replica.optionsJSON,
@@ -59,11 +62,13 @@ extension InMemorySource {
 
     /// The first successor stays, as at a GeoPackage source.
     func recordSuccessor(_ successor: String, ofRetired id: String) throws {
+        try requireWritable("a registry write")
         guard state.registry.retired[id] != nil, state.registry.retired[id]?.successorID == nil else { return }
         state.registry.retired[id]?.successorID = successor
     }
 
     func recordSync(replicaID: String, syncID: String, generation: Int64) throws {
+        try requireWritable("a registry write")
         _ = try requireReplica(replicaID)
         if state.registry.syncs[syncID] != nil {
             throw GeodatabaseError(.invalidArgument, "\(displayName): sync \(syncID) was already applied")
@@ -76,12 +81,16 @@ extension InMemorySource {
         }
     }
 
+    /// Outside any sync transaction, as the protocol says: a note made inside one would go
+    /// with its rollback.
     func noteRefusal(replicaID: String, syncID: String?, _ refusal: ReplicaStanding.Refusal) throws {
+        if isInTransaction { throw InMemorySourceError("\(displayName): a refusal noted inside a transaction") }
         state.registry.refusals.append(SyncRefusalNote(replicaID: replicaID, syncID: syncID, reason: refusal.reason.rawValue,
                                                        message: refusal.message, refusedAt: Self.now()))
     }
 
     func recordConflicts(_ conflicts: [Conflict], syncID: String) throws {
+        try requireWritable("a registry write")
         guard !conflicts.isEmpty else { return }
         state.registry.conflicts[syncID, default: []] += conflicts
     }

@@ -70,6 +70,8 @@ extension InMemorySource {
         }
         let stored = state.tables[index]
         let globalIDColumn = stored.shape.globalIDColumn
+        try requireWritable("a write of \(table.name)")
+        try requireNoKey(write, in: stored)
         switch write {
         case .insert(let values):
             try requireColumns(values.columns, of: stored)
@@ -95,6 +97,24 @@ extension InMemorySource {
             logChange(table: stored.shape.name, globalID: globalID)
         }
         return .applied(found: true)
+    }
+
+    /// The source numbers its rows itself, and a row keeps its global id: a write naming the
+    /// key, or an update naming the global id, is sync's mistake.
+    private func requireNoKey(_ write: SourceWrite, in table: InMemoryTable) throws {
+        let named: [String]
+        switch write {
+        case .insert(let row): named = row.columns
+        case .update(_, let row):
+            named = row.columns
+            if row.columns.contains(table.shape.globalIDColumn) {
+                throw InMemorySourceError("\(displayName): an update of \(table.shape.name) names its global id")
+            }
+        case .delete: return
+        }
+        if named.contains(table.shape.keyColumn) {
+            throw InMemorySourceError("\(displayName): a write of \(table.shape.name) names its key \(table.shape.keyColumn)")
+        }
     }
 
     /// Why the table would refuse the row as it now reads: a NOT NULL column left NULL, or a

@@ -48,6 +48,8 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
     var state = InMemoryState()
     /// Snapshots of the state at each open transaction and savepoint, innermost last.
     private var snapshots: [InMemoryState] = []
+    /// What the open transaction is for: a read one may not write.
+    private(set) var purpose: SourceTransaction?
     /// The apply context while a sync writes.
     private(set) var context: (replicaID: String, syncID: String)?
     /// How many more `begin`s fail as if another writer held the lock (a transient error).
@@ -84,6 +86,7 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
         }
         guard snapshots.isEmpty else { throw InMemorySourceError("\(displayName): a transaction is already open") }
         snapshots.append(state)
+        self.purpose = purpose
         transactionCounts.begun += 1
     }
 
@@ -95,6 +98,7 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
             throw InMemoryBusy()
         }
         snapshots.removeAll()
+        purpose = nil
         transactionCounts.committed += 1
     }
 
@@ -103,6 +107,7 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
         guard let first = snapshots.first else { return }
         state = first
         snapshots.removeAll()
+        purpose = nil
         context = nil
         transactionCounts.rolledBack += 1
     }
@@ -113,6 +118,7 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
     /// restores the state the body started from either way.
     func withApplyContext<T>(replicaID: String, syncID: String, _ body: () throws -> T) throws -> T {
         guard context == nil else { throw InMemorySourceError("\(displayName): an apply context is already set") }
+        try requireWritable("an apply context")
         let outermost = snapshots.isEmpty
         if outermost { try begin(.write) } else { snapshots.append(state) }
         context = (replicaID, syncID)
@@ -157,6 +163,11 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
         for (key, _) in changed.sorted(by: { $0.value.generation < $1.value.generation }) {
             try body(SourceRowChange(table: tableName(key.table), globalID: key.globalID))
         }
+    }
+
+    /// A write in a read transaction is sync's mistake (a download writes nothing at the source).
+    func requireWritable(_ what: String) throws {
+        if purpose == .read { throw InMemorySourceError("\(displayName): \(what) in a read transaction") }
     }
 
     /// Logs a write of one row: the generation steps on, tagged with the apply context.
