@@ -55,6 +55,7 @@ public final class VerifySession {
         } catch let error as SourceError {
             throw SyncError(.source, error.message)
         } catch let error as GeodatabaseError {
+            // A file the driver cannot open as a GeoPackage: said of the source, as of the package.
             throw SyncError(.source, "source \(error.message)")
         }
         // One consistent state of each database; nothing is written, so the end is a rollback.

@@ -1,0 +1,184 @@
+/// A package built by `pkgbuild create` from the demo GeoPackage source, synced with a source
+/// of either backend: the GeoPackage itself, or an in-memory copy of it (`memory:x`) through a
+/// registry holding only the in-memory driver (whatever those syncs do, they cannot reach the
+/// GeoPackage). The same test then holds the GeoPackage driver and the protocol to one behaviour.
+import Foundation
+import GeoPackageSource
+import Geodatabase
+import Geometry
+import PackageFormat
+import SQLite
+import SourceDrivers
+@testable import Sync
+import TestSupport
+import Testing
+
+/// Which driver a test syncs through.
+enum SourceBackend: String, CaseIterable, CustomTestStringConvertible {
+    case geoPackage, memory
+    var testDescription: String { rawValue }
+}
+
+final class SourceBackendFixture {
+    let backend: SourceBackend
+    let base: SyncFixture
+    let url: URL
+    /// The in-memory copy (made for both backends; synced with only under `.memory`).
+    let memory: InMemorySource
+    let registry: SourceRegistry
+
+    /// - Parameters:
+    ///   - prepare: SQL run on the GeoPackage source before the package is made
+    ///     (a unique index, say), so both the package and the copy carry it.
+    ///   - arguments: more arguments of `pkgbuild create` (a `--where`).
+    ///   - source: the GeoPackage in testdata the source is a copy of, and `box` the area.
+    init(_ backend: SourceBackend, prepare: [String] = [], arguments: [String] = [],
+         source: String = "demo/alaska_source.gpkg",
+         box: (minX: Double, minY: Double, maxX: Double, maxY: Double) = SyncFixture.area) throws {
+        self.backend = backend
+        base = try SyncFixture(source: source)
+        for sql in prepare { try ogrSQL(base.sourcePath, sql) }
+        url = try base.makePackage(box: box, arguments: arguments)
+        memory = try InMemorySource.copy(ofGeoPackage: base.sourcePath, name: "x")
+        registry = backend == .memory ? InMemorySourceDriver(source: memory).registry : SourceRegistry([GeoPackageSourceDriver()])
+    }
+
+    var data: String { url.appendingPathComponent("data.gpkg").path }
+    var address: String { backend == .memory ? memory.displayName : base.sourcePath }
+
+    func options(policy: ConflictPolicy = .fail, direction: SyncDirection = .bidirectional, dryRun: Bool = false,
+                 crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil) -> SyncOptions {
+        var options = SyncOptions(source: address, direction: direction, policy: policy, dryRun: dryRun, crashHook: crashHook)
+        options.sources = registry
+        return options
+    }
+
+    func sync(_ package: URL? = nil, policy: ConflictPolicy = .fail, direction: SyncDirection = .bidirectional,
+              dryRun: Bool = false, crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil) throws -> SyncReport {
+        try SyncSession(package: package ?? url, options: options(policy: policy, direction: direction, dryRun: dryRun,
+                                                                  crashHook: crashHook)).run()
+    }
+
+    func verify(_ package: URL? = nil) throws -> VerifyReport {
+        try VerifySession(package: package ?? url, source: address, sources: registry).run()
+    }
+
+    /// The source's row of `table` whose `column` is `name`, every column, read through the
+    /// driver (for both backends, the protocol's own reading).
+    func sourceRow(_ table: String, named name: String, column: String = "name") throws -> SourceRow? {
+        let source = try registry.openSyncSource(address, options: SourceOpenOptions(readOnly: true))
+        let described = try #require(try source.trackedTables().first { $0.name == table })
+        return try findRow(source, described, column, name)
+    }
+
+    private func findRow(_ source: any SyncSource, _ table: SourceTable, _ column: String, _ name: String) throws -> SourceRow? {
+        let rows = try source.rowsByGlobalID(in: Self.shape(table))
+        while let row = try rows.next() { if row[column] == .text(name) { return row } }
+        return nil
+    }
+
+    static func shape(_ table: SourceTable) -> TableShape {
+        TableShape(name: table.name, keyColumn: table.keyColumn, globalIDColumn: table.globalIDColumn,
+                   columns: table.columns.map(\.name), geometryColumn: table.geometry?.name)
+    }
+
+    /// The source's position now, through its driver.
+    func sourcePosition() throws -> SourcePosition {
+        try registry.openSyncSource(address, options: SourceOpenOptions(readOnly: true)).position()
+    }
+
+    func sourceValue(_ table: String, named name: String, _ column: String) throws -> SourceValue? {
+        try sourceRow(table, named: name)?[column]
+    }
+
+    /// An office edit at the source: for a GeoPackage, GDAL's SQL on the file; in memory, a
+    /// write outside any apply context.
+    func officeUpdate(_ table: String, named name: String, column key: String = "name", set column: String,
+                      to value: SourceValue) throws {
+        switch backend {
+        case .geoPackage:
+            try base.openSource().connection.execute("UPDATE \"\(table)\" SET \"\(column)\" = ? WHERE \"\(key)\" = ?",
+                                                     [try value.sqliteValue(), .text(name)])
+        case .memory:
+            let row = try #require(try memory.table(table).rows.values.first { $0[key] == .text(name) })
+            try memoryWrite(.update(globalID: try #require(row["globalid"]?.stringValue),
+                                    SourceRow(columns: [column], values: [value])), in: table)
+        }
+    }
+
+    /// An office insert of a small airport at (x, y).
+    func officeInsertAirport(_ name: String, x: Double, y: Double) throws {
+        switch backend {
+        case .geoPackage:
+            try base.openSource().connection.execute("INSERT INTO airports (geom, name, type) VALUES (?, ?, 'small')",
+                                                     [pointBlob(x, y), .text(name)])
+        case .memory:
+            let values: [SourceValue] = [.text(GlobalID.make()), .text(name), .text("small"),
+                                         .geometry(GeometryValue(.point(Point(x: x, y: y)), srsID: 4326))]
+            try memoryWrite(.insert(SourceRow(columns: ["globalid", "name", "type", "geom"], values: values)), in: "airports")
+        }
+    }
+
+    func memoryWrite(_ write: SourceWrite, in table: String) throws {
+        let outcome = try memory.apply(write, in: Self.shape(try memory.table(table).shape))
+        try #require(outcome == .applied(found: true), "office write \(write): \(outcome)")
+    }
+
+    /// A column of the package's row whose `name` is `name`, as an SQL literal; nil for no row.
+    func packageValue(_ table: String, named name: String, _ column: String) throws -> String? {
+        try base.openPackage(url).connection.query("SELECT \"\(column)\" FROM \"\(table)\" WHERE name = ?", [.text(name)])
+            .first?.first?.description
+    }
+}
+
+extension SourceBackendFixture {
+    /// A column added at the source (`ALTER TABLE ... ADD COLUMN`: every row NULL in it, or
+    /// `notNullDefault` for a NOT NULL column; no change logged).
+    func addSourceColumn(_ column: String, type: String, baseType: BaseType, to table: String,
+                         notNullDefault: String? = nil) throws {
+        switch backend {
+        case .geoPackage:
+            let constraint = notNullDefault.map { " NOT NULL DEFAULT \(SQL.literal($0))" } ?? ""
+            try ogrSQL(base.sourcePath, "ALTER TABLE \"\(table)\" ADD COLUMN \"\(column)\" \(type)\(constraint)")
+        case .memory:
+            let index = try #require(memory.state.tables.firstIndex { $0.shape.name == table })
+            memory.state.tables[index].shape.columns.append(FeatureColumn(name: column, declaredType: type, baseType: baseType))
+            if notNullDefault != nil { memory.state.tables[index].notNullColumns.insert(column) }
+            for globalID in memory.state.tables[index].rows.keys {
+                memory.state.tables[index].rows[globalID]?[column] = notNullDefault.map(SourceValue.text) ?? .null
+            }
+        }
+    }
+
+    /// The package's replica retired at the source, as `source unregister` does.
+    func unregisterAtSource(_ replicaID: String) throws {
+        let source = try registry.openSyncSource(address, options: SourceOpenOptions())
+        try source.unregisterReplica(id: replicaID, by: "pkgbuild source unregister", successor: nil)
+    }
+
+    func packageReplicaID(_ package: URL? = nil) throws -> String {
+        try PackageSyncState.read(base.openPackage(package ?? url).connection).replicaID
+    }
+}
+
+extension SourceBackendFixture {
+    /// An office insert of a row with these values (its global id among them).
+    func officeInsert(_ table: String, _ values: [(column: String, value: SourceValue)]) throws {
+        switch backend {
+        case .geoPackage:
+            let columns = values.map { "\"\($0.column)\"" }.joined(separator: ", ")
+            try base.openSource().connection.execute(
+                "INSERT INTO \"\(table)\" (\(columns)) VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))",
+                try values.map { try $0.value.sqliteValue() })
+        case .memory:
+            try memoryWrite(.insert(SourceRow(columns: values.map(\.column), values: values.map(\.value))), in: table)
+        }
+    }
+
+    /// The source's own key of a row, through the driver.
+    func sourceKey(_ table: String, globalID: String) throws -> SourceValue? {
+        let source = try registry.openSyncSource(address, options: SourceOpenOptions(readOnly: true))
+        let described = try #require(try source.trackedTables().first { $0.name == table })
+        return try source.value(of: described.keyColumn, in: table, where: described.globalIDColumn, equals: .text(globalID))
+    }
+}
