@@ -56,6 +56,22 @@ import Testing
         #expect(try PackageRows.all("gpkgext_relations", in: fromMemory).count == 1)
     }
 
+    /// `estimate` reads through the same protocol: its counts of the copy are the GeoPackage's.
+    @Test(arguments: cuts)
+    func anEstimateOfTheCopyCountsWhatOneOfTheGeoPackageCounts(_ arguments: [String]) throws {
+        let f = try InMemoryCreateFixture()
+        let box = f.box
+        func estimate(_ source: String) throws -> String {
+            let result = CLI.run(["estimate", "--area=\(box.minX),\(box.minY),\(box.maxX),\(box.maxY)", "--features", source,
+                                  "--json"] + arguments)
+            try #require(result.exitCode == 0, "estimate from \(source): \(result.stderr)")
+            return result.stdout
+        }
+        let expected = try estimate(f.base.sourcePath)
+        #expect(expected.contains("\"related\": 7"), "\(expected)")
+        #expect(try estimate(f.memory.displayName) == expected)
+    }
+
     @Test func theWhereFilterAndTheClipTakeEffectInMemory() throws {
         let f = try InMemoryCreateFixture()
         let all = try PackageRows.byGlobalID("airports", in: f.createFromMemory("all.pkg"))
