@@ -2,7 +2,8 @@
 /// GeoPackage driver (tables, rows, coordinate systems) and, for what the protocol does not
 /// list (every replica, the generation, the constraints), through the GeoPackage itself: a
 /// package built from that GeoPackage is then valid against the copy (same replica, same
-/// generation, same rows by global id).
+/// generation, same rows by global id). What `create` reads besides (layers, relationships,
+/// metadata) is recorded through the GeoPackage driver's feature source.
 import Geodatabase
 import GeoPackageSource
 import SQLite
@@ -36,7 +37,26 @@ extension InMemorySource {
         for row in try connection.query("SELECT sync_id, replica_id, generation FROM pkgbuild_replica_syncs") {
             memory.state.registry.syncs[row[0].stringValue ?? ""] = (row[1].stringValue ?? "", row[2].int64Value ?? 0)
         }
+        memory.state.featureRecords = try featureRecords(ofGeoPackage: path)
         return memory
+    }
+
+    /// The layers, relationships and metadata items, as the GeoPackage driver's feature source
+    /// gives them (the metadata for every layer, every mapping link kept).
+    private static func featureRecords(ofGeoPackage path: String) throws -> InMemoryFeatureRecords {
+        let source = try GeoPackageSourceDriver().openFeatureSource(path)
+        var records = InMemoryFeatureRecords(layers: try source.layers(), relationships: try source.relationships())
+        var keys: [SQLName: Set<Int64>] = [:]
+        for layer in records.layers {
+            guard let primaryKey = layer.schema.primaryKey else { continue }
+            try source.forEachRow(RowQuery(layer: layer.name, columns: [primaryKey], selection: .all)) { row in
+                if case .integer(let key)? = row.values.first { keys[SQLName(layer.name), default: []].insert(key) }
+            }
+        }
+        try source.forEachMetadataItem(tables: records.layers.map(\.name), keptKeys: { keys[SQLName($0)] ?? [] }) {
+            records.metadata.append($0)
+        }
+        return records
     }
 
     /// The table's UNIQUE indexes (its primary key aside: the source numbers it itself).

@@ -2,7 +2,8 @@
 /// replica registry, transactions that snapshot and restore them. No SQLite underneath, so a
 /// sync run against it shows that `Sync` asks nothing of its source that the `SyncSource`
 /// protocol does not say. Rows are in `InMemorySource+Rows.swift`, the registry in
-/// `+Registry.swift`, filters in `InMemoryFilter.swift`.
+/// `+Registry.swift`, filters in `InMemoryFilter.swift`, the create side in
+/// `InMemoryFeatureSource.swift`.
 import Geodatabase
 import Geometry
 import PackageFormat
@@ -38,6 +39,8 @@ struct InMemoryState: Sendable {
     /// By table (as the source spells it) and global id: the last change of each row.
     var changes: [RowKey: InMemoryChange] = [:]
     var registry = InMemoryRegistry()
+    /// What `create` reads besides the tables (`InMemoryFeatureSource.swift`).
+    var featureRecords = InMemoryFeatureRecords()
 }
 
 /// An in-memory source, open for any number of syncs (the driver hands out the one instance).

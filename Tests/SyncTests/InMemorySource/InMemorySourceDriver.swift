@@ -1,5 +1,6 @@
 /// The driver of the in-memory source: takes `memory:NAME` addresses and hands out the one
-/// instance it was made with, so a test's syncs and its checks see the same source.
+/// instance it was made with (for sync, and wrapped in a feature source for `create`), so a
+/// test's syncs, its cuts and its checks see the same source.
 import SourceDrivers
 
 struct InMemorySourceDriver: SourceDriver {
@@ -23,6 +24,9 @@ struct InMemorySourceDriver: SourceDriver {
     }
 
     func openFeatureSource(_ address: String) throws -> any FeatureSource {
-        throw SourceError(.unusable, "source \(address): the in-memory source answers sync only")
+        guard address == source.displayName else {
+            throw SourceError(.notFound, "source \(address) does not exist (this driver holds \(source.displayName))")
+        }
+        return InMemoryFeatureSource(source: source)
     }
 }
