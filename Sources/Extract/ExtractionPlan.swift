@@ -54,6 +54,8 @@ struct ExtractTally: Sendable {
     var related: [String: Int] = [:]
     var skippedInvalid: [String: Int] = [:]
     var generation: Int64?
+    /// The source's change-log cursor read with the rows, for the package's first sync.
+    var cursor: String?
     var warnings: [String] = []
 }
 

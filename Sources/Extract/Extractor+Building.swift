@@ -29,6 +29,7 @@ extension Extractor {
             "source": prepared.source.source.location,
             "extraction_generation": tally.generation.map(String.init),
             "sync_generation": tally.generation.map(String.init),
+            "source_cursor": tally.cursor,
             "area_wkt": prepared.area.geometry.wkt,
             "area_crs": prepared.area.crs,
             "created": created,

@@ -13,10 +13,10 @@ extension Extractor {
             skipInvalid: prepared.request.skipInvalid, includeRelated: prepared.request.includeRelated,
             makeTransform: makeTransform, send: send, isCancelled: isCancelled)
         do {
-            return try reader.run(generation: {
-                let generation = try source.changeGeneration()
+            return try reader.run(position: {
+                let position = try source.changePosition()
                 try snapshotRead()
-                return generation
+                return position
             })
         } catch let stop as CheckpointStop {
             throw stop

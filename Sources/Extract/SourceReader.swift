@@ -53,8 +53,8 @@ final class SourceReader {
         self.isCancelled = isCancelled
     }
 
-    /// Reads everything; returns what was found. `readGeneration` runs first in the snapshot.
-    func run(generation readGeneration: () throws -> Int64?) throws -> ExtractTally {
+    /// Reads everything; returns what was found. `readPosition` runs first in the snapshot.
+    func run(position readPosition: () throws -> SourcePosition?) throws -> ExtractTally {
         let context = try GEOSContext()
         let inPackage = Set(plans.map { SQLName($0.name) })
         let tracked = Set(relationships.filter {
@@ -62,7 +62,8 @@ final class SourceReader {
         }.flatMap { [SQLName($0.originTable), SQLName($0.destinationTable)] })
 
         try source.withReadSnapshot {
-            tally.generation = try readGeneration()
+            let position = try readPosition()
+            (tally.generation, tally.cursor) = (position?.generation, position?.cursor)
             for plan in plans { try createTable(plan) }
             var selectors: [String: LayerSelector] = [:]
             for plan in plans {

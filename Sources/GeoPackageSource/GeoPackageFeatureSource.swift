@@ -58,8 +58,10 @@ public final class GeoPackageFeatureSource: FeatureSource {
         try connection.withTransaction(.deferred, body)
     }
 
-    public func changeGeneration() throws -> Int64? {
+    public func changePosition() throws -> SourcePosition? {
         let source = SourceGeodatabase(connection: connection)
-        return try source.isEnabled() ? try source.generation() : nil
+        guard try source.isEnabled() else { return nil }
+        let generation = try source.generation()
+        return SourcePosition(cursor: String(generation), generation: generation)
     }
 }

@@ -37,9 +37,10 @@ public protocol FeatureSource: AnyObject {
 
     /// Runs `body` in one read snapshot: every read inside sees one state of the source.
     func withReadSnapshot<T>(_ body: () throws -> T) throws -> T
-    /// The source's change generation (in the snapshot), nil for a source without change
-    /// tracking: where a package's downloads start.
-    func changeGeneration() throws -> Int64?
+    /// The position of the source's change log (in the snapshot), nil for a source without
+    /// change tracking: where a package's downloads start (its opaque cursor, which the
+    /// package keeps for its first sync, and the generation the registry records).
+    func changePosition() throws -> SourcePosition?
     /// Calls `body` with every row the query selects, as it reads them (nothing collected);
     /// `body` asks nothing of the source meanwhile, so one statement or cursor is open at a time.
     /// - Throws: the driver's error for a query it cannot run (a filter it cannot render).

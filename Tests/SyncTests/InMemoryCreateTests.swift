@@ -88,7 +88,10 @@ import Testing
         let url = try f.createFromMemory("memory.pkg")
         let manifest = try PackageManifest.read(from: url.appendingPathComponent("manifest.json"))
         #expect(manifest.source.kind == "memory" && manifest.source.location == f.memory.displayName, "\(manifest.source)")
-        let replicaID = try PackageSyncState.read(f.base.openPackage(url).connection).replicaID
+        let state = try PackageSyncState.read(f.base.openPackage(url).connection)
+        let replicaID = state.replicaID
+        // The package keeps the cursor as the driver wrote it, read with the rows.
+        #expect(state.sourceCursor == "mem:\(generation)" && state.sourceGeneration == generation, "\(state)")
         let replica = try #require(try f.memory.replica(id: replicaID), "no replica \(replicaID) in memory")
         #expect(replica.state == .active && replica.extractionGeneration == generation)
         #expect(try GeoPackageReplicas.ids(f.base.sourcePath).contains(replicaID) == false)

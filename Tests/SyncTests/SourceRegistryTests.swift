@@ -1,6 +1,7 @@
 import Foundation
 import GeoPackageSource
 import Geometry
+import PackageFormat
 import PkgBuildCLI
 import SourceDrivers
 import Sync
@@ -69,5 +70,23 @@ import Testing
             let rebuilt = try GeoPackageBinary(bytes: try GeoPackageBinary.blob(of: unboxed))
             #expect(rebuilt.geometry == (try GeoPackageBinary(bytes: bytes)).geometry && rebuilt.srsID == Int32(value.srsID))
         }
+    }
+}
+
+/// `create` keeps the source's change-log position as its driver wrote it (the GeoPackage
+/// driver's cursor is its generation), and the first sync reads changes from there.
+@Suite struct CreatePositionTests {
+    @Test func aPackageKeepsTheCursorItsRowsWereReadAt() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let state = try PackageSyncState.read(fixture.openPackage(url).connection)
+        let generation = try #require(try fixture.openSource().connection.scalar(
+            "SELECT seq FROM sqlite_sequence WHERE name = 'pkgbuild_changes'")?.int64Value ?? 0)
+        #expect(state.sourceCursor == String(generation) && state.sourceGeneration == generation, "\(state)")
+        try ogrSQL(fixture.sourcePath, "UPDATE airports SET type = 'office' WHERE name = 'Kodiak'")
+        let report = try fixture.sync(url)
+        #expect(report.downloaded.updated == 1, "\(report)")
+        let after = try PackageSyncState.read(fixture.openPackage(url).connection)
+        #expect(after.sourceCursor == String(after.sourceGeneration) && after.sourceGeneration > generation, "\(after)")
     }
 }

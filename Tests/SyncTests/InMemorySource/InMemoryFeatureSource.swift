@@ -51,7 +51,9 @@ final class InMemoryFeatureSource: FeatureSource {
         return try body()
     }
 
-    func changeGeneration() throws -> Int64? { state.generation }
+    func changePosition() throws -> SourcePosition? {
+        SourcePosition(cursor: "mem:\(state.generation)", generation: state.generation)
+    }
 
     func forEachRow(_ query: RowQuery, _ body: (SourceRow) throws -> Void) throws {
         guard let layer = state.featureRecords.layers.first(where: { SQLName($0.name) == SQLName(query.layer) }) else {
