@@ -32,6 +32,7 @@ extension InMemorySource {
         }
         let geodatabase = SourceGeodatabase(connection: connection)
         memory.state.generation = try geodatabase.generation()
+        memory.state.continuesGeoPackageLog = true
         memory.state.registry.replicas = try geodatabase.replicas()
         for retired in try geodatabase.retiredReplicas() { memory.state.registry.retired[retired.id] = retired }
         for row in try connection.query("SELECT sync_id, replica_id, generation FROM pkgbuild_replica_syncs") {

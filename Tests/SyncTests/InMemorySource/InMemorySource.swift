@@ -36,6 +36,9 @@ struct InMemoryState: Sendable {
     var crs: [Int64: SpatialReferenceInfo] = [:]
     /// Only grows: one step per write.
     var generation: Int64 = 0
+    /// A copy of a GeoPackage continues its log: a package built from that GeoPackage holds
+    /// its cursor, the generation's text, which this source then reads as its own generation.
+    var continuesGeoPackageLog = false
     /// By table (as the source spells it) and global id: the last change of each row.
     var changes: [RowKey: InMemoryChange] = [:]
     var registry = InMemoryRegistry()
@@ -144,10 +147,14 @@ final class InMemorySource: SyncSource, @unchecked Sendable {
         SourcePosition(cursor: "mem:\(state.generation)", generation: state.generation)
     }
 
-    /// A package from before cursors (or built from the GeoPackage this source copies) has
-    /// only its generation; a cursor of another form is not this source's.
+    /// A package from before cursors has only its generation, one built from the GeoPackage
+    /// this source copies that GeoPackage's cursor; a cursor of another form is not this
+    /// source's.
     func position(cursor: String?, generation: Int64) throws -> SourcePosition {
         guard let cursor else { return SourcePosition(cursor: "mem:\(generation)", generation: generation) }
+        if state.continuesGeoPackageLog, let read = Int64(cursor) {
+            return SourcePosition(cursor: "mem:\(read)", generation: read)
+        }
         guard cursor.hasPrefix("mem:"), let read = Int64(cursor.dropFirst(4)) else {
             throw SourceError(.unusable, "\(displayName): cursor '\(cursor)' is not one this source wrote")
         }
