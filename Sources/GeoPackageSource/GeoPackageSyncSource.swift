@@ -105,9 +105,16 @@ public final class GeoPackageSyncSource: SyncSource {
         return SourcePosition(cursor: String(generation), generation: generation)
     }
 
+    /// A package from before cursors has only its generation; a cursor that is not a
+    /// generation was written by another backend's driver, and reading changes from a guess
+    /// could skip some for ever, so it is refused.
+    /// - Throws: ``SourceError`` (`unusable`) naming the cursor.
     public func position(cursor: String?, generation: Int64) throws -> SourcePosition {
-        let read = cursor.flatMap { Int64($0) } ?? generation
-        return SourcePosition(cursor: String(read), generation: read)
+        guard let cursor else { return SourcePosition(cursor: String(generation), generation: generation) }
+        guard let read = Int64(cursor) else {
+            throw SourceError(.unusable, "source \(displayName): the package's change-log position '\(cursor)' was not written by a GeoPackage source")
+        }
+        return SourcePosition(cursor: cursor, generation: read)
     }
 
     public func checkChangeLog(since position: SourcePosition, excludingReplica replicaID: String, tables: [String]) throws {

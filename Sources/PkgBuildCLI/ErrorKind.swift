@@ -4,6 +4,7 @@ import Geometry
 import HTTP
 import PackageFormat
 import PkgBuildKit
+import SourceDrivers
 import SQLite
 import Sync
 import TilePackage
@@ -28,6 +29,7 @@ enum ErrorKind {
         case let e as GeodatabaseError: return of(e.kind)
         case let e as PackageError: return of(e.kind)
         case is PackageFormatError: return "package"
+        case is SourceError: return "source"
         case let e as TilePackageError:
             switch e.kind {
             case .invalidInput: return "tiles"

@@ -16,10 +16,6 @@ extension RowStore {
         try row(globalID, in: table.shape)
     }
 
-    func globalIDs(in table: SyncTable, where column: String, is value: SQLiteValue) throws -> [String] {
-        try globalIDs(in: table.shape, where: column, is: value)
-    }
-
     func insert(_ row: RowValues, into table: SyncTable) throws {
         try insert(row, into: table.shape)
     }

@@ -90,3 +90,21 @@ import Testing
         #expect(after.sourceCursor == String(after.sourceGeneration) && after.sourceGeneration > generation, "\(after)")
     }
 }
+
+/// A change-log position another backend's driver wrote is refused, never replaced by a
+/// guess from which changes could be skipped.
+@Suite struct ForeignCursorTests {
+    @Test func aCursorTheGeoPackageDriverDidNotWriteIsRefused() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let data = url.appendingPathComponent("data.gpkg").path
+        let set = try pythonSQLite(data, "UPDATE pkgbuild_package SET value = 'snapshot:812:820:' WHERE key = 'source_cursor'")
+        #expect(set.status == 0, "\(set.stderr)")
+        let before = try sqliteDump(data)
+        let result = CLI.run(["sync", url.path, "--json"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("snapshot:812:820:") && result.stderr.contains("not written by a GeoPackage source"), "\(result.stderr)")
+        #expect(result.stderr.contains("\"source\""), "\(result.stderr)")
+        #expect(try sqliteDump(data) == before)
+    }
+}

@@ -67,13 +67,17 @@ public struct GeoPackageBinary: Sendable, Hashable {
 
     /// The blob: header in `headerByteOrder`, then the WKB in `wkbByteOrder`.
     public func encoded() -> [UInt8] {
-        let le = headerByteOrder == .littleEndian
-        var flags: UInt8 = le ? 1 : 0
-        flags |= envelopeKind.rawValue << 1
-        if isEmpty { flags |= 0x10 }
+        Self.blob(version: version, srsID: srsID, envelope: envelope, isEmpty: isEmpty,
+                  littleEndian: headerByteOrder == .littleEndian, wkb: geometry.wkb(byteOrder: wkbByteOrder))
+    }
+
+    /// The header (magic, version, flags, srs_id, envelope) in the byte order asked, then the WKB.
+    static func blob(version: UInt8, srsID: Int32, envelope: GeoPackageEnvelope?, isEmpty: Bool,
+                     littleEndian le: Bool, wkb: [UInt8]) -> [UInt8] {
+        let kind = envelope?.kind ?? .none
+        let flags: UInt8 = (le ? 1 : 0) | kind.rawValue << 1 | (isEmpty ? 0x10 : 0)
         var out: [UInt8] = [0x47, 0x50, version, flags]
-        let wkb = geometry.wkb(byteOrder: wkbByteOrder)
-        out.reserveCapacity(8 + envelopeKind.doubleCount * 8 + wkb.count)
+        out.reserveCapacity(8 + kind.doubleCount * 8 + wkb.count)
         func append<T: FixedWidthInteger>(_ v: T) {
             withUnsafeBytes(of: le ? v.littleEndian : v.bigEndian) { out.append(contentsOf: $0) }
         }
@@ -236,20 +240,8 @@ extension GeoPackageBinary {
             }
             envelope = xy.map { GeoPackageEnvelope($0) }
         }
-        let kind = value.isEmpty ? GeoPackageEnvelopeKind.none : envelope?.kind ?? .none
-        var out: [UInt8] = [0x47, 0x50, 0, 1 | kind.rawValue << 1 | (value.isEmpty ? 0x10 : 0)]
-        out.reserveCapacity(8 + kind.doubleCount * 8 + value.wkb.count)
-        func append<T: FixedWidthInteger>(_ v: T) {
-            withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
-        }
-        append(srsID)
-        if let e = envelope, kind != .none {
-            for v in [e.x.min, e.x.max, e.y.min, e.y.max] { append(v.bitPattern) }
-            if let z = e.z { append(z.min.bitPattern); append(z.max.bitPattern) }
-            if let m = e.m { append(m.min.bitPattern); append(m.max.bitPattern) }
-        }
-        out.append(contentsOf: value.wkb)
-        return out
+        return blob(version: 0, srsID: srsID, envelope: value.isEmpty ? nil : envelope, isEmpty: value.isEmpty,
+                    littleEndian: true, wkb: value.wkb)
     }
 
     /// True when the WKB is a point (ISO or extended type code 1 in either byte order).
