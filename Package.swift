@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PkgBuildKit", targets: ["PkgBuildKit"]),
         // The source drivers an app registers with the field kit (`SourceRegistry.register`).
         .library(name: "GeoPackageSource", targets: ["GeoPackageSource"]),
+        .library(name: "PostgreSQLSource", targets: ["PostgreSQLSource"]),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -44,6 +45,9 @@ let package = Package(
         // The GeoPackage driver: a GeoPackage as a source to cut packages from and sync with.
         .target(name: "GeoPackageSource",
                 dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
+        // The PostgreSQL/PostGIS driver: a database schema as a source, through libpq.
+        .target(name: "PostgreSQLSource",
+                dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "Geometry", "PostgreSQL"]),
         .target(name: "Extract", dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "TilePackage", "Geometry", "SQLite", "HTTP"]),
         .target(name: "Sync", dependencies: ["Diagnostics", "SourceDrivers", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         // Reading a package back: what it holds, warnings, the SVG and GeoJSON drawings.
@@ -51,7 +55,7 @@ let package = Package(
         // What field and desktop apps link: open a package, identify, related, edit, sync.
         .target(name: "PkgBuildKit", dependencies: ["Diagnostics", "Sync", "SourceDrivers", "PackageFormat", "Geodatabase", "Geometry", "SQLite"]),
         .target(name: "PkgBuildCLI",
-                dependencies: ["PkgBuildKit", "Sync", "SourceDrivers", "GeoPackageSource", "Extract", "Inspect", "PackageFormat", "Geodatabase", "TilePackage",
+                dependencies: ["PkgBuildKit", "Sync", "SourceDrivers", "GeoPackageSource", "PostgreSQLSource", "Extract", "Inspect", "PackageFormat", "Geodatabase", "TilePackage",
                                "Geometry", "SQLite", "HTTP"]),
         .executableTarget(name: "pkgbuild", dependencies: ["PkgBuildCLI"]),
 
@@ -67,6 +71,9 @@ let package = Package(
         .testTarget(name: "PkgBuildKitTests",
                     dependencies: ["PkgBuildKit", "GeoPackageSource", "PkgBuildCLI", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "PkgBuildCLITests", dependencies: ["PkgBuildCLI", "Extract", "Inspect", "PackageFormat", "TestSupport"]),
+        .testTarget(name: "PostgreSQLSourceTests",
+                    dependencies: ["PostgreSQLSource", "PostgreSQL", "SourceDrivers", "PkgBuildCLI", "Sync", "Extract", "PackageFormat",
+                                   "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "SourceDrivers", "GeoPackageSource", "PkgBuildCLI", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
