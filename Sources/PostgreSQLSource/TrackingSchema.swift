@@ -3,7 +3,9 @@
 /// every tracked schema of the database (tables are named with their schema).
 ///
 /// ```sql
-/// -- One row a setting: the layout version, the log position pruned through.
+/// -- One row a setting: the layout version, the log position pruned through
+/// -- (`pruned_before`: every change of a transaction below it was deleted; there from the
+/// -- start, as 0, so that a prune and a registration always meet on its row lock: LogPruning).
 /// CREATE TABLE pkgbuild.settings (key text PRIMARY KEY, value text NOT NULL);
 /// -- Which tables are tracked, and by which columns (an integer primary key the database
 /// -- numbers, a uuid global id).
@@ -31,12 +33,14 @@
 ///   created_at timestamptz NOT NULL DEFAULT now(), last_sync_at timestamptz, last_sync_id text);
 /// CREATE TABLE pkgbuild.replica_syncs (sync_id text PRIMARY KEY, replica_id text NOT NULL,
 ///   generation bigint NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
-/// CREATE TABLE pkgbuild.retired_replicas (replica_id text PRIMARY KEY, name text, area_wkt text,
-///   area_crs text, layers text, options text, retired_at timestamptz NOT NULL DEFAULT now(),
-///   retired_by text NOT NULL, successor_id text);
+/// -- Retirements and refusals carry their replica's schema too: a registry opened for one
+/// -- schema lists only its own (ReplicaRegistry).
+/// CREATE TABLE pkgbuild.retired_replicas (replica_id text PRIMARY KEY, source_schema text NOT NULL,
+///   name text, area_wkt text, area_crs text, layers text, options text,
+///   retired_at timestamptz NOT NULL DEFAULT now(), retired_by text NOT NULL, successor_id text);
 /// CREATE TABLE pkgbuild.sync_refusals (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-///   replica_id text NOT NULL, sync_id text, reason text NOT NULL, message text NOT NULL,
-///   refused_at timestamptz NOT NULL DEFAULT now());
+///   replica_id text NOT NULL, source_schema text NOT NULL, sync_id text, reason text NOT NULL,
+///   message text NOT NULL, refused_at timestamptz NOT NULL DEFAULT now());
 /// -- The conflicts each applied sync settled (ConflictStore's columns).
 /// CREATE TABLE pkgbuild.conflicts (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 ///   sync_id text NOT NULL, table_name text NOT NULL, globalid text NOT NULL, column_name text,
@@ -100,14 +104,14 @@ enum TrackingSchema {
         generation bigint NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
         """,
         """
-        CREATE TABLE IF NOT EXISTS pkgbuild.retired_replicas (replica_id text PRIMARY KEY, name text, \
-        area_wkt text, area_crs text, layers text, options text, retired_at timestamptz NOT NULL DEFAULT now(), \
+        CREATE TABLE IF NOT EXISTS pkgbuild.retired_replicas (replica_id text PRIMARY KEY, \
+        source_schema text NOT NULL, name text, area_wkt text, area_crs text, layers text, options text, retired_at timestamptz NOT NULL DEFAULT now(), \
         retired_by text NOT NULL, successor_id text)
         """,
         """
         CREATE TABLE IF NOT EXISTS pkgbuild.sync_refusals (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, \
-        replica_id text NOT NULL, sync_id text, reason text NOT NULL, message text NOT NULL, \
-        refused_at timestamptz NOT NULL DEFAULT now())
+        replica_id text NOT NULL, source_schema text NOT NULL, sync_id text, reason text NOT NULL, \
+        message text NOT NULL, refused_at timestamptz NOT NULL DEFAULT now())
         """,
         """
         CREATE TABLE IF NOT EXISTS pkgbuild.conflicts (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, \
@@ -124,6 +128,7 @@ enum TrackingSchema {
         CHECK (cardinality IN ('one-to-one', 'one-to-many', 'many-to-many')), created_at timestamptz NOT NULL DEFAULT now())
         """,
         "INSERT INTO pkgbuild.settings (key, value) VALUES ('version', '\(version)') ON CONFLICT (key) DO NOTHING",
+        "INSERT INTO pkgbuild.settings (key, value) VALUES ('pruned_before', '0') ON CONFLICT (key) DO NOTHING",
     ]
 
     /// A timestamp column as the seam carries it: text in UTC, microseconds kept.

@@ -120,6 +120,20 @@ public struct RetiredReplica: Sendable, Hashable {
     public var retiredAt: String
     public var retiredBy: String
     public var successorID: String?
+
+    /// For drivers outside this module that keep a registry of their own.
+    public init(id: String, name: String?, areaWKT: String?, areaCRS: String?, layers: [String], optionsJSON: String,
+                retiredAt: String, retiredBy: String, successorID: String?) {
+        self.id = id
+        self.name = name
+        self.areaWKT = areaWKT
+        self.areaCRS = areaCRS
+        self.layers = layers
+        self.optionsJSON = optionsJSON
+        self.retiredAt = retiredAt
+        self.retiredBy = retiredBy
+        self.successorID = successorID
+    }
 }
 
 /// A sync the source refused, as noted in `pkgbuild_sync_refusals`.
@@ -129,6 +143,14 @@ public struct SyncRefusalNote: Sendable, Hashable {
     public var reason: String
     public var message: String
     public var refusedAt: String
+
+    public init(replicaID: String, syncID: String?, reason: String, message: String, refusedAt: String) {
+        self.replicaID = replicaID
+        self.syncID = syncID
+        self.reason = reason
+        self.message = message
+        self.refusedAt = refusedAt
+    }
 }
 
 extension SourceGeodatabase {

@@ -36,6 +36,24 @@ public struct Replica: Sendable, Hashable {
     public var createdAt: String
     public var lastSyncAt: String?
     public var lastSyncID: String?
+
+    /// For drivers outside this module that keep a registry of their own.
+    public init(id: String, name: String?, state: State, extractionGeneration: Int64, syncGeneration: Int64,
+                areaWKT: String?, areaCRS: String?, layers: [String], optionsJSON: String, createdAt: String,
+                lastSyncAt: String?, lastSyncID: String?) {
+        self.id = id
+        self.name = name
+        self.state = state
+        self.extractionGeneration = extractionGeneration
+        self.syncGeneration = syncGeneration
+        self.areaWKT = areaWKT
+        self.areaCRS = areaCRS
+        self.layers = layers
+        self.optionsJSON = optionsJSON
+        self.createdAt = createdAt
+        self.lastSyncAt = lastSyncAt
+        self.lastSyncID = lastSyncID
+    }
 }
 
 /// What `create` registers.

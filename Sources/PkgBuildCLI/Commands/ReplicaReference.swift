@@ -2,6 +2,7 @@ import Foundation
 import Geodatabase
 import PackageFormat
 import SQLite
+import SourceDrivers
 
 /// A replica as an administrator names it on the command line: its id (in any letter case,
 /// braces optional), its package (the directory or its data.gpkg), or the name the registry
@@ -13,7 +14,7 @@ struct ReplicaReference {
     /// - Throws: ``GeodatabaseError`` (`notRegistered`) naming the input: nothing registered by
     ///   that id, package or name (saying when and by what it was unregistered, if it was), a
     ///   package never registered, or a name several replicas share.
-    func resolve(at registry: SourceGeodatabase, source: String) throws -> (replica: Replica, package: String?) {
+    func resolve(at registry: any ReplicaAdministration, source: String) throws -> (replica: Replica, package: String?) {
         if let replica = try registry.replica(id: given) { return (replica, nil) }
         let replicas = try registry.replicas()
         if GlobalID.isWellFormed(given), let replica = replicas.first(where: { Self.sameID($0.id, given) }) {
@@ -51,7 +52,7 @@ struct ReplicaReference {
         return id
     }
 
-    private func notRegistered(id: String, at registry: SourceGeodatabase, source: String, what: String) throws -> GeodatabaseError {
+    private func notRegistered(id: String, at registry: any ReplicaAdministration, source: String, what: String) throws -> GeodatabaseError {
         if let retired = try registry.retiredReplica(id: id) {
             return GeodatabaseError(.notRegistered, "\(source): replica \(retired.id)\(retired.name.map { " (\($0))" } ?? "") "
                 + "was already unregistered on \(retired.retiredAt) by \(retired.retiredBy)")

@@ -11,6 +11,7 @@ public struct SourceCommand: CommandGroup {
         SourceStatusCommand.self,
         SourceReplicasCommand.self,
         SourceUnregisterCommand.self,
+        SourcePruneCommand.self,
     ]
 
     public static let configuration = CommandConfiguration(
@@ -20,7 +21,8 @@ public struct SourceCommand: CommandGroup {
             A source is a GeoPackage that packages are extracted from and whose edits are \
             synced back. 'enable' makes it sync-ready, 'relate' declares key-based \
             relationships, 'status' shows its tables, generation and replicas, 'replicas' \
-            lists the packages registered at it and 'unregister' forgets one.
+            lists the packages registered at it, 'unregister' forgets one and 'prune' trims a \
+            PostgreSQL source's change log.
             """,
         subcommands: subcommands)
 

@@ -1,5 +1,6 @@
 import Geodatabase
 import Geometry
+import SourceDrivers
 
 /// `pkgbuild source replicas SRC`: the packages registered at a source, then those
 /// unregistered, with when, by what and what replaced them.
@@ -7,7 +8,7 @@ struct SourceReplicasCommand: Command {
     static let configuration = CommandConfiguration(
         name: "replicas",
         abstract: "List the replicas (packages) registered at a source, and those unregistered.",
-        arguments: [SourceCommand.sourceArgument, .json("replicas")])
+        arguments: [SourceCommand.anySourceArgument, .json("replicas")])
 
     let source: String
     let json: Bool
@@ -18,8 +19,7 @@ struct SourceReplicasCommand: Command {
     }
 
     func run(_ context: CommandContext) throws {
-        let geoPackage = try SourceCommand.openForReading(source)
-        let registry = SourceGeodatabase(connection: geoPackage.connection)
+        let registry = try SourceCommand.openRegistry(source)
         let replicas = try registry.replicas(), retired = try registry.retiredReplicas()
         if json {
             // One list, the unregistered ones with that state and the keys `source status` gives them.
@@ -31,7 +31,7 @@ struct SourceReplicasCommand: Command {
             return
         }
         guard !replicas.isEmpty else {
-            context.print("No replicas are registered at \(source).")
+            context.print("No replicas are registered at \(SourceCommand.shown(source)).")
             context.write(SourceStatusCommand.retiredText(retired))
             return
         }
@@ -52,7 +52,7 @@ struct SourceUnregisterCommand: Command {
         name: "unregister",
         abstract: "Retire a replica: its package can no longer sync with the source until 'sync --reattach'.",
         arguments: [
-            SourceCommand.sourceArgument,
+            SourceCommand.anySourceArgument,
             .positional("id", valueName: "REPLICA",
                         help: "The replica: its id, its package directory, or its NAME (see 'pkgbuild source replicas')."),
             .lockTimeout,
@@ -71,19 +71,19 @@ struct SourceUnregisterCommand: Command {
 
     func run(_ context: CommandContext) throws {
         // A sync or an extraction may hold the write lock for a while; wait for it (--lock-timeout).
-        let geoPackage = try SourceCommand.open(source, busyTimeout: 30)
-        let registry = SourceGeodatabase(connection: geoPackage.connection)
-        let (found, package) = try ReplicaReference(given: replica).resolve(at: registry, source: source)
-        try registry.unregisterReplica(id: found.id)
+        let registry = try SourceCommand.openRegistry(source, busyTimeout: 30)
+        let shown = SourceCommand.shown(source)
+        let (found, package) = try ReplicaReference(given: replica).resolve(at: registry, source: shown)
+        try registry.unregisterReplica(id: found.id, by: "pkgbuild source unregister", successor: nil)
         let reattach = "pkgbuild sync \(package ?? "PKG") --reattach"
         if json {
-            context.print(JSONValue.object(["source": .string(source), "replica_id": .string(found.id), "name": .string(found.name),
+            context.print(JSONValue.object(["source": .string(shown), "replica_id": .string(found.id), "name": .string(found.name),
                                             "unregistered": .bool(true), "reattach": .string(reattach)]).prettyPrinted)
             return
         }
         let name = found.name.map { " (\($0))" } ?? ""
         context.info("""
-            Replica \(found.id)\(name) unregistered from \(source): its package can no longer sync.
+            Replica \(found.id)\(name) unregistered from \(shown): its package can no longer sync.
             To bring it back, run '\(reattach)': it gets a new replica, and every \
             difference from the source becomes a conflict to resolve.
             """)

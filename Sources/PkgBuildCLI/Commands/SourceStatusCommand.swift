@@ -14,10 +14,11 @@ public struct SourceStatusCommand: Command {
             tracked for sync, the source's generation (the sequence number of its last \
             change), the replicas made from it (pending ones were registered by a 'create' \
             that did not finish) and its relationships. Works on a GeoPackage that is not \
-            sync-enabled too, and says so.
+            sync-enabled too, and says so. For a PostgreSQL schema the generation is the \
+            current snapshot's xmin, and the change log's size and pruned position are shown.
             """,
         arguments: [
-            SourceCommand.sourceArgument,
+            SourceCommand.anySourceArgument,
             .json("status"),
         ])
 
@@ -52,6 +53,7 @@ public struct SourceStatusCommand: Command {
     }
 
     public func run(_ context: CommandContext) throws {
+        if SourceCommand.isPostgreSQL(source) { return try runPostgreSQL(context) }
         let geoPackage = try SourceCommand.openForReading(source)
         let report = try read(geoPackage.connection)
         if json {
@@ -93,6 +95,17 @@ public struct SourceStatusCommand: Command {
         }
     }
 
+    /// The tables' lines of the text output.
+    static func tablesText(_ rows: [TableRow]) -> String {
+        var tables = TextTable(columns: [.init("TABLE"), .init("KIND"), .init("ROWS", alignment: .right),
+                                         .init("TRACKED"), .init("GLOBAL ID")])
+        for table in rows {
+            tables.append([table.name, table.kind, String(table.rowCount), table.isTracked ? "yes" : "no",
+                           table.globalIDColumn ?? "-"])
+        }
+        return "\nTables:\n" + tables.rendered
+    }
+
     func jsonValue(_ report: Report) -> JSONValue {
         let tables = report.tables.map { table -> JSONValue in
             .object(["name": .string(table.name), "kind": .string(table.kind), "rows": .int(table.rowCount),
@@ -117,35 +130,40 @@ public struct SourceStatusCommand: Command {
             out += "Not sync-enabled (run 'pkgbuild source enable \(source)'), journal mode \(report.journalMode)\n"
         }
 
-        var tables = TextTable(columns: [.init("TABLE"), .init("KIND"), .init("ROWS", alignment: .right),
-                                         .init("TRACKED"), .init("GLOBAL ID")])
-        for table in report.tables {
-            tables.append([table.name, table.kind, String(table.rowCount), table.isTracked ? "yes" : "no",
-                           table.globalIDColumn ?? "-"])
-        }
-        out += "\nTables:\n" + tables.rendered
+        out += Self.tablesText(report.tables)
+        out += Self.replicasText(report.replicas) + Self.retiredText(report.retired) + Self.refusalsText(report.refusals)
+        out += Self.relationshipsText(report.relationships)
+        return out
+    }
 
-        if report.replicas.isEmpty {
+    /// The replicas' lines of the text output.
+    static func replicasText(_ registered: [Replica]) -> String {
+        var out = ""
+        if registered.isEmpty {
             out += "\nReplicas: none\n"
         } else {
             var replicas = TextTable(columns: [.init("REPLICA"), .init("NAME"), .init("STATE"),
                                                .init("EXTRACTED AT", alignment: .right),
                                                .init("SYNCED TO", alignment: .right), .init("LAST SYNC")])
-            for replica in report.replicas {
+            for replica in registered {
                 replicas.append([replica.id, replica.name ?? "-", replica.state.rawValue,
                                  String(replica.extractionGeneration), String(replica.syncGeneration),
                                  replica.lastSyncAt ?? "never"])
             }
             out += "\nReplicas:\n" + replicas.rendered
         }
+        return out
+    }
 
-        out += Self.retiredText(report.retired) + Self.refusalsText(report.refusals)
-        if report.relationships.isEmpty {
+    /// The relationships' lines of the text output.
+    static func relationshipsText(_ declared: [Relationship]) -> String {
+        var out = ""
+        if declared.isEmpty {
             out += "\nRelationships: none\n"
         } else {
             var relationships = TextTable(columns: [.init("RELATIONSHIP"), .init("ORIGIN"), .init("DESTINATION"),
                                                     .init("CARDINALITY"), .init("STORED IN")])
-            for relationship in report.relationships {
+            for relationship in declared {
                 relationships.append([relationship.name, "\(relationship.originTable).\(relationship.originKey)",
                                       "\(relationship.destinationTable).\(relationship.destinationKey)",
                                       relationship.cardinality.rawValue,
