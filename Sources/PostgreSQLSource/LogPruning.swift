@@ -31,7 +31,7 @@ public enum LogPruning {
         public var previous: Int64
         public var deletedRows: Int
         public var remainingRows: Int
-        /// The replica that holds the log at the bound (nil when none is below the current xmin).
+        /// The replica at the lowest position, which holds the log back (nil with no replica left).
         public var heldBy: ReplicaHold?
         public var expired: [ReplicaHold]
     }
@@ -81,7 +81,7 @@ public enum LogPruning {
             try connection.execute("UPDATE pkgbuild.settings SET value = $2 WHERE key = $1", [.text(prunedBeforeKey), .text(String(bound))])
             let remaining = try connection.queryFirst("SELECT count(*) FROM pkgbuild.changes")?.int(0) ?? 0
             return Outcome(prunedBefore: bound, previous: previous, deletedRows: deleted, remainingRows: remaining,
-                           heldBy: holds.first.flatMap { $0.generation < current ? $0 : nil }, expired: expired)
+                           heldBy: holds.first, expired: expired)
         }
     }
 

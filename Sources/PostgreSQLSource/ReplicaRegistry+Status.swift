@@ -34,8 +34,10 @@ extension PostgreSQLSourceAdministration {
     /// gives its tables and nothing else.
     public func status() throws -> PostgreSQLSourceStatus {
         let connection = database.connection
+        // Before the snapshot: asking a database without the pkgbuild schema fails the statement,
+        // and with it the transaction it would run in.
+        let isEnabled = try database.isEnabled()
         return try connection.withTransaction(.repeatableRead, readOnly: true) {
-            let isEnabled = try database.isEnabled()
             let registry = ReplicaRegistry(connection: connection, sourceSchema: schema, displayName: displayName)
             return PostgreSQLSourceStatus(
                 isEnabled: isEnabled, generation: try ReplicaRegistry.currentGeneration(in: connection),
@@ -47,7 +49,8 @@ extension PostgreSQLSourceAdministration {
         }
     }
 
-    /// The schema's tables and partitioned tables, by name, with their row counts.
+    /// The schema's tables and partitioned tables, by name, with their row counts; an
+    /// extension's own (PostGIS's `spatial_ref_sys`) are not the source's.
     func tables(isEnabled: Bool) throws -> [PostgreSQLSourceStatus.Table] {
         let connection = database.connection
         var tracked: [String: String] = [:]
@@ -63,7 +66,10 @@ extension PostgreSQLSourceAdministration {
               (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.oid AND lower(a.attname) = 'globalid'
                  AND a.attnum > 0 AND NOT a.attisdropped LIMIT 1)
             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname
+            WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+              AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+                              AND d.deptype = 'e')
+            ORDER BY c.relname
             """, [.text(schema)])
         return try rows.map { row in
             let name = row.string(0) ?? ""

@@ -85,7 +85,7 @@ import TestSupport
             words=(pkgbuild source ''); CURRENT=3; _pkgbuild
             """])
         #expect(run.stderr == "")
-        #expect(run.stdout == "bidirectional\nupload\ndownload\nenable\nrelate\nstatus\nreplicas\nunregister\n")
+        #expect(run.stdout == "bidirectional\nupload\ndownload\nenable\nrelate\nstatus\nreplicas\nunregister\nprune\n")
     }
 
     @Test func fishCompletesFromTheCommandTree() throws {

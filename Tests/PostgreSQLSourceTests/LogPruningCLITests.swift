@@ -1,0 +1,55 @@
+import Foundation
+import Geometry
+import PkgBuildCLI
+@testable import PostgreSQLSource
+import Testing
+import TestSupport
+
+/// `pkgbuild source prune` as an administrator runs it: the result in words and as JSON,
+/// expiry named by age, and the input it refuses.
+@Suite(registryNeedsCluster)
+struct LogPruningCLITests {
+    @Test func pruneReportsTheBoundTheRowsAndTheExpired() throws {
+        let db = try RegistryDatabase()
+        let old = try db.register("old.pkg")
+        let change = try db.logChange()
+        let kept = try db.register("kept.pkg", generation: try db.waitForXmin(atLeast: change.txid + 1))
+        try db.psql("UPDATE pkgbuild.replicas SET created_at = now() - interval '3 days' WHERE name = 'old.pkg'")
+
+        let plain = CLI.run(["source", "prune", db.address()])
+        #expect(plain.exitCode == 0, "\(plain.stderr)")
+        #expect(plain.stdout.contains("before generation \(old.extractionGeneration): 0 rows deleted, 1 kept."), "\(plain.stdout)")
+        #expect(plain.stdout.contains("The oldest position is replica \(old.id) (old.pkg) of schema public"), "\(plain.stdout)")
+
+        let expiring = CLI.run(["source", "prune", db.address(), "--expire-after", "2d", "--json"])
+        #expect(expiring.exitCode == 0, "\(expiring.stderr)")
+        let value = try JSONValue(parsing: expiring.stdout, source: "output")
+        #expect(value["pruned_before"] == .int(kept.extractionGeneration) && value["deleted_rows"] == .int(1)
+                && value["previously_pruned_before"] == .int(old.extractionGeneration), "\(expiring.stdout)")
+        guard case .array(let expired)? = value["expired"] else { Issue.record("no expired: \(expiring.stdout)"); return }
+        #expect(expired.compactMap { $0["id"]?.stringValue } == [old.id])
+        #expect(try db.psql("SELECT name FROM pkgbuild.replicas") == "kept.pkg")
+        #expect(try db.psql("SELECT count(*) FROM pkgbuild.changes") == "0")
+        #expect(try db.psql("SELECT value FROM pkgbuild.settings WHERE key = 'pruned_before'") == "\(kept.extractionGeneration)")
+        let status = CLI.run(["source", "status", db.address()])
+        #expect(status.stdout.contains("pruned before \(kept.extractionGeneration)") && status.stdout.contains("expired: unused since"),
+                "\(status.stdout)")
+    }
+
+    @Test(arguments: ["3y", "0d", "soon"])
+    func anAgeThatIsNotOneIsAUsageError(_ age: String) throws {
+        let db = try RegistryDatabase()
+        let result = CLI.run(["source", "prune", db.address(), "--expire-after", age])
+        #expect(result.exitCode == 64 && result.stderr.contains("'\(age)' is invalid for '--expire-after"), "\(result.stderr)")
+    }
+
+    @Test func aGeoPackageOrASchemaNotEnabledIsRefused() throws {
+        let directory = try TemporaryDirectory("pkgbuild-prune")
+        let path = try directory.copy(testdata: "demo/alaska_source.gpkg", as: "source.gpkg")
+        let geoPackage = CLI.run(["source", "prune", path])
+        #expect(geoPackage.exitCode == 1 && geoPackage.stderr.contains("needs no pruning"), "\(geoPackage.stderr)")
+        let bare = try PostgreSQLTestDatabase()
+        let notEnabled = CLI.run(["source", "prune", "PG:\(bare.conninfo)", "--json"])
+        #expect(notEnabled.exitCode == 1 && notEnabled.stderr.contains("not sync-enabled"), "\(notEnabled.stderr)")
+    }
+}
