@@ -1,5 +1,6 @@
 import Geodatabase
 import Geometry
+import PostgreSQLSource
 import SQLite
 
 /// `pkgbuild source enable SRC.gpkg`: makes a GeoPackage sync-ready (global ids, change log,
@@ -52,6 +53,7 @@ public struct SourceEnableCommand: Command {
     }
 
     public func run(_ context: CommandContext) throws {
+        if PostgreSQLSourceDriver().accepts(source) { return try runOnPostgreSQL(context) }
         let geoPackage = try SourceCommand.open(source)
         let connection = geoPackage.connection
         let before = try Snapshot(connection)
