@@ -30,7 +30,6 @@ public struct PostgreSQLSourceDriver: SourceDriver {
     }
 
     public func openFeatureSource(_ address: String) throws -> any FeatureSource {
-        let database = try SourceDatabase.connect(address)
-        throw SourceError(.unusable, "source \(database.displayName): cutting packages from PostgreSQL is not built yet")
+        try PostgreSQLFeatureSource(SourceDatabase.connect(address))
     }
 }
