@@ -49,18 +49,28 @@ public final class PostgreSQLSyncSource: SyncSource {
         try SpatialReferenceCatalog.system(id: id, on: connection)
     }
 
-    /// Regenerates every tracked table's triggers (an update's changed columns then include
-    /// the columns added since), in one transaction.
+    /// Regenerates the triggers of every tracked table whose columns changed since they were
+    /// made (an update's changed columns then include the added ones), in one transaction
+    /// under an advisory lock, so that concurrent syncs do not rewrite the same functions.
     public func refreshTracking() throws {
         tables = nil
+        let stale = try trackedTableMap().values.map(triggers).filter { !(try $0.isInstalled(on: connection)) }
+        guard !stale.isEmpty else { return }
         try connection.withTransaction {
-            for table in try trackedTableMap().values {
-                let triggers = ChangeLogTriggers(schema: database.schema, table: table.catalog.name,
-                                                 globalIDColumn: table.globalIDColumn, columns: table.catalog.columns.map(\.name))
+            _ = try connection.query("SELECT pg_advisory_xact_lock(\(Self.trackingLock))")
+            for triggers in stale where !(try triggers.isInstalled(on: connection)) {
                 for statement in triggers.statements { try connection.execute(statement) }
             }
         }
         tables = nil
+    }
+
+    /// The advisory lock key of trigger maintenance ("pkgb" in ASCII).
+    static let trackingLock = 0x706B_6762
+
+    private func triggers(_ table: TrackedTable) -> ChangeLogTriggers {
+        ChangeLogTriggers(schema: database.schema, table: table.catalog.name, globalIDColumn: table.globalIDColumn,
+                          columns: table.catalog.columns.map(\.name))
     }
 
     /// Table name -> the tracked table, from `pkgbuild.tables` and the catalog.

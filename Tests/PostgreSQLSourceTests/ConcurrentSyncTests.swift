@@ -31,6 +31,7 @@ import TestSupport
         let completed = results.filter { $0.status == 0 }.count
         print("\(Self.crews) concurrent syncs: \(completed) completed at the first run, all within "
               + String(format: "%.1f s", Date().timeIntervalSince(started)))
+        for result in results where result.status != 0 { print("a first run failed (exit \(result.status)): \(result.stderr.prefix(300))") }
         while !office.isFinished { Thread.sleep(forTimeInterval: 0.05) }
 
         for (crew, result) in results.enumerated() {
