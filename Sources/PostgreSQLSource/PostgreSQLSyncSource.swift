@@ -2,10 +2,12 @@
 /// context. The change cursor is in `+Changes.swift`, rows in `+Rows.swift`, writes in
 /// `RowWriter.swift`, the replica registry in `+Registry.swift`.
 ///
-/// Transactions: an upload runs SERIALIZABLE, so a read-reconcile-write never overwrites an
-/// office edit committed meanwhile (the server aborts one of two conflicting transactions
-/// with a serialization failure, which `isTransient` tells sync to retry whole); a download
-/// runs REPEATABLE READ READ ONLY, one snapshot for the rows and the log.
+/// Transactions: an upload runs READ COMMITTED and locks the rows it will read and write
+/// first (`lockRows`, in global-id order), so a read-reconcile-write never overwrites an
+/// office edit committed meanwhile, and overlapping uploads wait for each other rather than
+/// abort (a deadlock with an office writer, or a lock held past the timeout, is an error
+/// `isTransient` tells sync to retry whole); a download runs REPEATABLE READ READ ONLY, one
+/// snapshot for the rows and the log.
 import Geodatabase
 import Geometry
 import PackageFormat
@@ -103,7 +105,7 @@ public final class PostgreSQLSyncSource: SyncSource {
 
     public func begin(_ purpose: SourceTransaction) throws {
         switch purpose {
-        case .write: try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        case .write: try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         case .read: try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         }
         writer = purpose == .write ? RowWriter(connection: connection) : nil
