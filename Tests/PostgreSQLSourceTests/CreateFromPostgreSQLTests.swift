@@ -89,6 +89,15 @@ struct CreateFromPostgreSQLTests {
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
+    @Test("a --where comparing a number column with text that is no number is PostgreSQL's error, nothing written")
+    func whereTextAgainstANumber() throws {
+        let f = try CreateFixture()
+        let (url, result) = f.create("text-number.pkg", from: f.address, ["--where", "airports:scalerank = 'abc'"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("invalid input syntax for type integer") && result.stderr.contains("abc"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test("a --where's text is data: quotes and SQL in it select nothing and change nothing")
     func hostileWhere() throws {
         let f = try CreateFixture()
