@@ -114,9 +114,19 @@ enum Catalog {
             JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE k.contype = 'c' AND \(tableCondition) ORDER BY c.relname, k.conname
             """, parameters)
-        for row in rows {
+        // A domain's checks hold for each column of that domain (domains over domains too).
+        let domainRows = try connection.query("""
+            SELECT c.relname, pg_get_constraintdef(k.oid), a.attname FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+            CROSS JOIN LATERAL (WITH RECURSIVE chain(oid) AS (SELECT a.atttypid UNION ALL
+              SELECT t.typbasetype FROM pg_type t JOIN chain ON t.oid = chain.oid WHERE t.typtype = 'd') SELECT oid FROM chain) d
+            JOIN pg_constraint k ON k.contypid = d.oid AND k.contype = 'c'
+            WHERE \(tableCondition) ORDER BY c.oid, a.attnum, k.conname
+            """, parameters)
+        for row in rows + domainRows {
             guard let table = row.string(0), let definition = row.string(1),
-                  let check = CatalogCheck.sqlite(definition) else { continue }
+                  let check = CatalogCheck.sqlite(definition, value: row.count > 2 ? row.string(2) : nil) else { continue }
             result[table, default: []].append(check)
         }
         return result
