@@ -51,10 +51,13 @@ enum Catalog {
         """
 
     /// A row per column: table, name, type as formatted, cast type, base type's name and
-    /// category, length of a char type, NOT NULL (the column's or its domain's), default.
+    /// category, length of a char type, NOT NULL (the column's or its domain's), default. The
+    /// cast type has no modifier, and char and bit, whose bare names mean a length of 1, are
+    /// cast as their unbounded forms, so a cast never cuts a value short.
     private static let columnsSQL = """
         SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), \
-        CASE WHEN b.typname = 'bpchar' AND t.typtype <> 'd' THEN 'bpchar' ELSE format_type(a.atttypid, NULL) END, \
+        CASE t.typname WHEN 'bpchar' THEN 'bpchar' WHEN '_bpchar' THEN 'bpchar[]' WHEN 'bit' THEN 'varbit' \
+        WHEN '_bit' THEN 'varbit[]' ELSE format_type(a.atttypid, NULL) END, \
         b.typname, b.typcategory, \
         CASE WHEN b.typname IN ('varchar', 'bpchar') AND COALESCE(NULLIF(t.typtypmod, -1), a.atttypmod) > 4 \
         THEN COALESCE(NULLIF(t.typtypmod, -1), a.atttypmod) - 4 END, \
