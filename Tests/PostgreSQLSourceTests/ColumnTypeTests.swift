@@ -161,6 +161,32 @@ struct ColumnTypeTests {
         #expect(try table.column("c_tstz")!.parameter(.null, placeholder: 2).sql == "$2::timestamp with time zone")
     }
 
+    @Test("empty geometries are empty, infinite timestamps stay infinite, both ways")
+    func emptyAndInfinite() throws {
+        let (db, source, table) = try setUp()
+        try PostgreSQLTestServer.psql("""
+            INSERT INTO kinds (geom, c_tstz, c_ts) VALUES ('SRID=4326;POINT Z EMPTY', 'infinity', '-infinity');
+            CREATE TABLE areas (id int PRIMARY KEY, geom geometry(MultiPolygon, 3857));
+            INSERT INTO areas VALUES (1, 'SRID=3857;MULTIPOLYGON EMPTY'), (2, 'SRID=3857;MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)))')
+            """, conninfo: db.conninfo)
+        let v = try values(table, on: source, id: 2)
+        guard case .geometry(let point) = v["geom"] else { Issue.record("\(String(describing: v["geom"]))"); return }
+        #expect(point.isEmpty)
+        #expect(v["c_tstz"] == .text("infinity") && v["c_ts"] == .text("-infinity"))
+        for column in ["geom", "c_tstz", "c_ts"] {
+            let (sql, parameter) = try table.column(column)!.parameter(v[column]!, placeholder: 1)
+            try source.connection.execute("UPDATE kinds SET \(column) = \(sql) WHERE id = 1", [parameter])
+        }
+        #expect(try PostgreSQLTestServer.psql("SELECT ST_IsEmpty(geom), c_tstz, c_ts FROM kinds WHERE id = 1", conninfo: db.conninfo)
+                == "t|infinity|-infinity")
+        let areas = try #require(try Catalog.table("areas", in: "public", on: source.connection)?.column("geom"))
+        let rows = try source.connection.query("SELECT \(areas.selectExpression("geom")) FROM areas ORDER BY id")
+        let empties = try rows.map { row -> Bool? in
+            if case .geometry(let g) = try areas.value(in: row, at: 0) { return g.isEmpty && g.srsID == 3857 } else { return nil }
+        }
+        #expect(empties == [true, false])
+    }
+
     @Test("a timestamptz written in the package's millisecond form keeps its instant")
     func millisecondTimestamps() throws {
         let (db, source, table) = try setUp()
