@@ -51,13 +51,13 @@ struct CreateFilterTests {
     static let filters = [
         "rank = 1.5", "rank >= 2", "name = 5", "name LIKE 'ab%'", "name NOT LIKE '%_c'", "rank LIKE '1%'",
         "code IN ('x', 'Y') OR rank IS NULL", "NOT (rank BETWEEN 1 AND 2)", "seen > '2026-01-01T12:00:00Z'", "flag = 1",
-        "name = 'O''Brien'", "rank <> 2 AND name IS NOT NULL",
+        "name = 'O''Brien'", "rank <> 2 AND name IS NOT NULL", "flag LIKE '1'", "seen LIKE '2026-01-01%'", "seen NOT LIKE '%:01.%'",
     ]
 
     /// The same rows in PostgreSQL and in SQLite (the GeoPackage side's dialect), by id.
     static let rows = [
-        "1, 'abc', 1, 'x', '2026-01-01T10:00:00Z', true", "2, 'ABD', 2, 'y', '2026-01-02T00:00:00Z', false",
-        "3, '5', NULL, 'Y', NULL, NULL", "4, 'O''Brien', 10, 'z', '2026-01-01T12:00:01Z', true", "5, NULL, 3, 'x', NULL, false",
+        "1, 'abc', 1, 'x', '2026-01-01T10:00:00.000000Z', true", "2, 'ABD', 2, 'y', '2026-01-02T00:00:00.000000Z', false",
+        "3, '5', NULL, 'Y', NULL, NULL", "4, 'O''Brien', 10, 'z', '2026-01-01T12:00:01.000000Z', true", "5, NULL, 3, 'x', NULL, false",
     ]
 
     @Test(arguments: filters)
