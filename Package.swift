@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "PostgreSQLSourceTests",
                     dependencies: ["PostgreSQLSource", "PostgreSQL", "SourceDrivers", "PkgBuildCLI", "Sync", "Extract", "PackageFormat",
                                    "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "SourceDrivers", "GeoPackageSource", "PkgBuildCLI", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SourceDrivers", "GeoPackageSource", "PostgreSQLSource", "PkgBuildCLI", "Extract", "PackageFormat", "Geodatabase", "Geometry", "SQLite", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

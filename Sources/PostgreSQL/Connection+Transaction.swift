@@ -20,16 +20,25 @@ extension Connection {
         let value: T
         do {
             value = try body()
-            let commit = try run("COMMIT", [])
-            if commit.commandStatus == "ROLLBACK" {
-                throw PostgreSQLError(.server(ServerDiagnostics(sqlState: "25P02")),
-                                      "the transaction failed before COMMIT and was rolled back (\(info))")
-            }
+            try commit()
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
         return value
+    }
+
+    /// Commits the open transaction. A COMMIT the server turned into a ROLLBACK (the
+    /// transaction had failed, and the caller swallowed the error) throws rather than pass for
+    /// a commit.
+    /// - Throws: ``PostgreSQLError``: 25P02 for that rollback; a serialization failure can
+    ///   come at COMMIT too.
+    public func commit() throws {
+        let commit = try run("COMMIT", [])
+        if commit.commandStatus == "ROLLBACK" {
+            throw PostgreSQLError(.server(ServerDiagnostics(sqlState: "25P02")),
+                                  "the transaction failed before COMMIT and was rolled back (\(info))")
+        }
     }
 
     /// Runs `body` under a savepoint of the open transaction: a throw undoes only what `body`

@@ -12,6 +12,8 @@ public final class Connection {
     public let info: ConnectionInfo
     /// Depth of `withSavepoint` nesting, to name savepoints uniquely.
     var savepointDepth = 0
+    /// Cursors declared so far, to name each uniquely.
+    var cursorCount = 0
 
     /// Options set unless the caller set them: text in UTF-8 whatever the database's encoding
     /// (the server converts, and refuses what it cannot), and a bounded wait for the server.

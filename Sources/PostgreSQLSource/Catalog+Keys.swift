@@ -27,6 +27,11 @@ extension Catalog {
                 switch key.kind {
                 case "p":
                     table.primaryKey = key.columns
+                    // SQLite numbers rows by a column declared exactly INTEGER PRIMARY KEY (a
+                    // MEDIUMINT key would be a second key beside the rowid): the package's fid.
+                    if let name = table.integerPrimaryKey, let index = table.columns.firstIndex(where: { $0.name == name }) {
+                        table.columns[index].feature.declaredType = "INTEGER"
+                    }
                 case "u" where key.columns.count == 1:
                     if let index = table.columns.firstIndex(where: { $0.name == key.columns[0] }) {
                         table.columns[index].feature.isUnique = true

@@ -8,7 +8,8 @@ import SourceDrivers
 
 enum Catalog {
     /// The ordinary and partitioned tables of `schema` (not their partitions, not tables of an
-    /// extension such as PostGIS's spatial_ref_sys, none of pkgbuild's own schema), by name.
+    /// extension such as PostGIS's spatial_ref_sys, none of pkgbuild's own schema), in the
+    /// order they were made (as ogr2ogr loaded them, as a GeoPackage lists its layers).
     static func tables(in schema: String, on connection: Connection) throws -> [CatalogTable] {
         try read(schema, table: nil, on: connection)
     }
@@ -63,7 +64,7 @@ enum Catalog {
         JOIN pg_type t ON t.oid = a.atttypid \
         JOIN pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END \
         LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum \
-        WHERE \(tableCondition) ORDER BY c.relname, a.attnum
+        WHERE \(tableCondition) ORDER BY c.oid, a.attnum
         """
 
     private static func sourceColumn(_ row: Row, geometry: GeometryColumnInfo?) throws -> SourceColumn {

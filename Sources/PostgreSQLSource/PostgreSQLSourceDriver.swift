@@ -26,11 +26,10 @@ public struct PostgreSQLSourceDriver: SourceDriver {
         guard try database.isEnabled() else {
             throw SourceError(.notEnabled, "source \(database.displayName) is not sync-enabled (run 'pkgbuild source enable' on it)")
         }
-        throw SourceError(.unusable, "source \(database.displayName): syncing with PostgreSQL is not built yet")
+        return try PostgreSQLSyncSource(database, options: options)
     }
 
     public func openFeatureSource(_ address: String) throws -> any FeatureSource {
-        let database = try SourceDatabase.connect(address)
-        throw SourceError(.unusable, "source \(database.displayName): cutting packages from PostgreSQL is not built yet")
+        try PostgreSQLFeatureSource(SourceDatabase.connect(address))
     }
 }

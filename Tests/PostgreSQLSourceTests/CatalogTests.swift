@@ -62,7 +62,7 @@ struct CatalogTests {
             CREATE SCHEMA pkgbuild; CREATE TABLE pkgbuild.tables (x int);
             """, conninfo: db.conninfo)
         let source = try SourceDatabase.connect(db.conninfo)
-        #expect(try Catalog.tables(in: "public", on: source.connection).map(\.name) == ["parted", "plain"])
+        #expect(try Catalog.tables(in: "public", on: source.connection).map(\.name) == ["plain", "parted"])
         #expect(try Catalog.tables(in: "pkgbuild", on: source.connection).isEmpty)
         #expect(try Catalog.table("parted_2026", in: "public", on: source.connection) == nil)
         #expect(try Catalog.table("parted", in: "public", on: source.connection)?.primaryKey == ["id", "year"])

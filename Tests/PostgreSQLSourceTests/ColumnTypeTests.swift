@@ -55,7 +55,7 @@ struct ColumnTypeTests {
     func declaredTypes() throws {
         let (_, _, table) = try setUp()
         let declared = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.feature.declaredType) })
-        #expect(declared == ["id": "MEDIUMINT", "c_int2": "SMALLINT", "c_int4": "MEDIUMINT", "c_int8": "INTEGER", "c_float4": "FLOAT",
+        #expect(declared == ["id": "INTEGER", "c_int2": "SMALLINT", "c_int4": "MEDIUMINT", "c_int8": "INTEGER", "c_float4": "FLOAT",
                              "c_float8": "REAL", "c_numeric": "TEXT", "c_bool": "BOOLEAN", "c_text": "TEXT", "c_varchar": "TEXT(80)",
                              "c_char": "TEXT(5)", "c_date": "DATE", "c_tstz": "TEXT", "c_ts": "TEXT", "c_uuid": "TEXT",
                              "globalid": "TEXT", "c_jsonb": "TEXT", "c_json": "TEXT", "c_text_array": "TEXT",

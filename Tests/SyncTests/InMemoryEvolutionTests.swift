@@ -9,7 +9,7 @@ import Testing
 /// The registry and the schema changing under a package, with both drivers: a re-attach after
 /// the replica was unregistered, a column added at the source.
 @Suite struct InMemoryEvolutionTests {
-    @Test(arguments: SourceBackend.allCases)
+    @Test(arguments: SourceBackend.available)
     func anUnregisteredPackageIsRefusedThenReattachesAndSyncsOn(_ backend: SourceBackend) throws {
         let f = try SourceBackendFixture(backend)
         let old = try f.packageReplicaID()
@@ -32,7 +32,7 @@ import Testing
         #expect(try f.sourceValue("airports", named: "Kodiak", "type") == .text("after"))
     }
 
-    @Test(arguments: SourceBackend.allCases)
+    @Test(arguments: SourceBackend.available)
     func aColumnAddedAtTheSourceReachesThePackage(_ backend: SourceBackend) throws {
         let f = try SourceBackendFixture(backend)
         try ogrSQL(f.data, "UPDATE airports SET type = 'offline edit' WHERE name = 'Kodiak'")

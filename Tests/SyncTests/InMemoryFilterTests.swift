@@ -56,7 +56,7 @@ import Testing
     }
 
     /// A layer cut by `--where`: rows come and go with the filter the source registered.
-    @Test(arguments: SourceBackend.allCases)
+    @Test(arguments: SourceBackend.available)
     func aFilteredLayerTakesTheRowsThatComeToMeetItAndLosesTheOthers(_ backend: SourceBackend) throws {
         let f = try SourceBackendFixture(backend, arguments: ["--where", "airports:type = 'major'"])
         #expect(try f.packageValue("airports", named: "Kodiak", "name") == nil)

@@ -20,7 +20,7 @@ import Testing
         try #require(try connection.scalar(sql)?.stringValue, "\(sql)")
     }
 
-    @Test(arguments: SourceBackend.allCases)
+    @Test(arguments: SourceBackend.available)
     func aLinkAddedOfflineToANewInspectionGoesUpWithTheSourcesKeys(_ backend: SourceBackend) throws {
         let f = try Self.fixture(backend)
         let package = try f.base.openPackage(f.url).connection
@@ -41,7 +41,7 @@ import Testing
         #expect(again.uploaded.total == 0 && again.downloaded.total == 0, "\(again)")
     }
 
-    @Test(arguments: SourceBackend.allCases)
+    @Test(arguments: SourceBackend.available)
     func aLinkAddedAtTheSourceComesDownWithThePackagesFids(_ backend: SourceBackend) throws {
         let f = try Self.fixture(backend)
         let package = try f.base.openPackage(f.url).connection

@@ -1,12 +1,16 @@
-/// A package built by `pkgbuild create` from the demo GeoPackage source, synced with a source
-/// of either backend: the GeoPackage itself, or an in-memory copy of it (`memory:x`) through a
-/// registry holding only the in-memory driver (whatever those syncs do, they cannot reach the
-/// GeoPackage). The same test then holds the GeoPackage driver and the protocol to one behaviour.
+/// A package built by `pkgbuild create` from the demo data, synced with a source of each
+/// backend: the GeoPackage itself; an in-memory copy of it (`memory:x`) through a registry
+/// holding only the in-memory driver (whatever those syncs do, they cannot reach the
+/// GeoPackage); or the same layers loaded into PostGIS by `ogr2ogr` and enabled there, the
+/// package then cut from PostgreSQL. The same test holds every driver and the protocol to one
+/// behaviour.
 import Foundation
 import GeoPackageSource
 import Geodatabase
 import Geometry
 import PackageFormat
+import PkgBuildCLI
+import PostgreSQLSource
 import SQLite
 import SourceDrivers
 @testable import Sync
@@ -15,8 +19,14 @@ import Testing
 
 /// Which driver a test syncs through.
 enum SourceBackend: String, CaseIterable, CustomTestStringConvertible {
-    case geoPackage, memory
+    case geoPackage, memory, postgreSQL
     var testDescription: String { rawValue }
+
+    /// The backends this run can reach: PostgreSQL beside the cluster of `make test` only
+    /// (under CI a missing cluster fails PostgreSQLTests.AvailabilityTests).
+    static var available: [SourceBackend] {
+        allCases.filter { $0 != .postgreSQL || PostgreSQLTestServer.isAvailable }
+    }
 }
 
 final class SourceBackendFixture {
@@ -25,6 +35,8 @@ final class SourceBackendFixture {
     let url: URL
     /// The in-memory copy (made for both backends; synced with only under `.memory`).
     let memory: InMemorySource
+    /// The PostGIS twin (made under `.postgreSQL` only).
+    let postGIS: PostGISSource?
     let registry: SourceRegistry
 
     /// - Parameters:
@@ -38,13 +50,44 @@ final class SourceBackendFixture {
         self.backend = backend
         base = try SyncFixture(source: source)
         for sql in prepare { try ogrSQL(base.sourcePath, sql) }
-        url = try base.makePackage(box: box, arguments: arguments)
         memory = try InMemorySource.copy(ofGeoPackage: base.sourcePath, name: "x")
-        registry = backend == .memory ? InMemorySourceDriver(source: memory).registry : SourceRegistry([GeoPackageSourceDriver()])
+        switch backend {
+        case .geoPackage, .memory:
+            postGIS = nil
+            url = try base.makePackage(box: box, arguments: arguments)
+            registry = backend == .memory ? InMemorySourceDriver(source: memory).registry : SourceRegistry([GeoPackageSourceDriver()])
+        case .postgreSQL:
+            let postGIS = try PostGISSource(geoPackage: base.sourcePath)
+            for sql in prepare { try postGIS.psql(sql) }
+            try Self.enable(postGIS)
+            self.postGIS = postGIS
+            url = try Self.makePackage(from: postGIS.address, in: base, box: box, arguments: arguments)
+            registry = SourceRegistry([PostgreSQLSourceDriver()])
+        }
+    }
+
+    private static func enable(_ postGIS: PostGISSource) throws {
+        let result = CLI.run(["source", "enable", postGIS.address])
+        guard result.exitCode == 0 else { throw TestSupportError("source enable failed: \(result.stderr)") }
+    }
+
+    private static func makePackage(from address: String, in base: SyncFixture,
+                                    box: (minX: Double, minY: Double, maxX: Double, maxY: Double), arguments: [String]) throws -> URL {
+        let url = base.directory.url.appendingPathComponent("area.pkg")
+        let result = CLI.run(["create", "--area=\(box.minX),\(box.minY),\(box.maxX),\(box.maxY)", "--features", address,
+                              "--output", url.path] + arguments)
+        guard result.exitCode == 0 else { throw TestSupportError("create from \(address) failed: \(result.stderr)") }
+        return url
     }
 
     var data: String { url.appendingPathComponent("data.gpkg").path }
-    var address: String { backend == .memory ? memory.displayName : base.sourcePath }
+    var address: String {
+        switch backend {
+        case .geoPackage: base.sourcePath
+        case .memory: memory.displayName
+        case .postgreSQL: postGIS!.address
+        }
+    }
 
     func options(policy: ConflictPolicy = .fail, direction: SyncDirection = .bidirectional, dryRun: Bool = false,
                  crashHook: (@Sendable (SyncCrashPoint) throws -> Void)? = nil) -> SyncOptions {
@@ -92,7 +135,7 @@ final class SourceBackendFixture {
     }
 
     /// An office edit at the source: for a GeoPackage, GDAL's SQL on the file; in memory, a
-    /// write outside any apply context.
+    /// write outside any apply context; in PostGIS, psql.
     func officeUpdate(_ table: String, named name: String, column key: String = "name", set column: String,
                       to value: SourceValue) throws {
         switch backend {
@@ -103,6 +146,8 @@ final class SourceBackendFixture {
             let row = try #require(try memory.table(table).rows.values.first { $0[key] == .text(name) })
             try memoryWrite(.update(globalID: try #require(row["globalid"]?.stringValue),
                                     SourceRow(columns: [column], values: [value])), in: table)
+        case .postgreSQL:
+            try postGIS!.psql("UPDATE \(table) SET \(column) = \(try value.postgreSQLLiteral()) WHERE \(key) = \(try SourceValue.text(name).postgreSQLLiteral())")
         }
     }
 
@@ -116,6 +161,9 @@ final class SourceBackendFixture {
             let values: [SourceValue] = [.text(GlobalID.make()), .text(name), .text("small"),
                                          .geometry(GeometryValue(.point(Point(x: x, y: y)), srsID: 4326))]
             try memoryWrite(.insert(SourceRow(columns: ["globalid", "name", "type", "geom"], values: values)), in: "airports")
+        case .postgreSQL:
+            try postGIS!.psql("INSERT INTO airports (geom, name, type) VALUES (ST_SetSRID(ST_MakePoint(\(x), \(y)), 4326), "
+                              + "\(try SourceValue.text(name).postgreSQLLiteral()), 'small')")
         }
     }
 
@@ -147,6 +195,9 @@ extension SourceBackendFixture {
             for globalID in memory.state.tables[index].rows.keys {
                 memory.state.tables[index].rows[globalID]?[column] = notNullDefault.map(SourceValue.text) ?? .null
             }
+        case .postgreSQL:
+            let constraint = try notNullDefault.map { " NOT NULL DEFAULT \(try SourceValue.text($0).postgreSQLLiteral())" } ?? ""
+            try postGIS!.psql("ALTER TABLE \(table) ADD COLUMN \(column) \(SourceValue.postgreSQLType(of: baseType))\(constraint)")
         }
     }
 
@@ -172,6 +223,9 @@ extension SourceBackendFixture {
                 try values.map { try $0.value.sqliteValue() })
         case .memory:
             try memoryWrite(.insert(SourceRow(columns: values.map(\.column), values: values.map(\.value))), in: table)
+        case .postgreSQL:
+            try postGIS!.psql("INSERT INTO \(table) (\(values.map(\.column).joined(separator: ", "))) VALUES ("
+                              + (try values.map { try $0.value.postgreSQLLiteral() }.joined(separator: ", ")) + ")")
         }
     }
 
