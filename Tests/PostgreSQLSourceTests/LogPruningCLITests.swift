@@ -87,3 +87,25 @@ struct LogPruningEnabledSourceTests {
         #expect(status.stdout.contains("change log 1 rows (pruned before \(edit + 1))"), "\(status.stdout)")
     }
 }
+
+/// A user who may read the log but not delete from it is told so, and nothing is pruned.
+@Suite(registryNeedsCluster)
+struct LogPruningPermissionTests {
+    @Test func aPruneTheServerRefusesNamesTheSourceAndChangesNothing() throws {
+        let db = try RegistryDatabase()
+        let change = try db.logChange()
+        try db.register("kept.pkg", generation: try db.waitForXmin(atLeast: change.txid + 1))
+        let role = PostgreSQLTestServer.uniqueName("reader")
+        try db.psql("""
+            CREATE ROLE \(role) LOGIN; GRANT USAGE ON SCHEMA pkgbuild TO \(role);
+            GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA pkgbuild TO \(role)
+            """)
+        defer { _ = try? db.psql("DROP OWNED BY \(role); DROP ROLE \(role)") }
+        let result = CLI.run(["source", "prune", "PG:\(db.database.conninfo) user=\(role)", "--json"])
+        #expect(result.exitCode == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("permission denied for table changes") && result.stderr.contains("nothing was pruned")
+                && result.stderr.contains("\"kind\":\"source\""), "\(result.stderr)")
+        #expect(try db.psql("SELECT count(*) FROM pkgbuild.changes") == "1")
+        #expect(try db.psql("SELECT value FROM pkgbuild.settings WHERE key = 'pruned_before'") == "0")
+    }
+}
