@@ -36,10 +36,20 @@ public final class PostgreSQLSourceAdministration {
 
     /// Prunes the change log of the whole database, first retiring the replicas (of every
     /// schema) unused for longer than `expireAfterSeconds` whose position the prune passes.
-    /// - Throws: ``SourceError`` (`notEnabled`); the server's refusal, nothing changed.
+    /// - Throws: ``SourceError``: `notEnabled`; `unusable` with the server's refusal (a
+    ///   permission the user lacks...), nothing changed.
     public func prune(expireAfterSeconds: Int?) throws -> LogPruning.Outcome {
         try requireEnabled()
-        return try LogPruning.prune(database.connection, expireAfterSeconds: expireAfterSeconds, displayName: displayName)
+        return try naming("nothing was pruned") {
+            try LogPruning.prune(database.connection, expireAfterSeconds: expireAfterSeconds, displayName: displayName)
+        }
+    }
+
+    /// Runs `body`, a refusal of the server reported as the source's, with what it means.
+    func naming<T>(_ consequence: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as PostgreSQLError {
+            throw SourceError(.unusable, "source \(displayName): \(error.message); \(consequence)")
+        }
     }
 
     func requireEnabled() throws {

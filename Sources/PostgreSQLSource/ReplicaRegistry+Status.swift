@@ -37,7 +37,7 @@ extension PostgreSQLSourceAdministration {
         // Before the snapshot: asking a database without the pkgbuild schema fails the statement,
         // and with it the transaction it would run in.
         let isEnabled = try database.isEnabled()
-        return try connection.withTransaction(.repeatableRead, readOnly: true) {
+        return try naming("the status could not be read") { try connection.withTransaction(.repeatableRead, readOnly: true) {
             let registry = ReplicaRegistry(connection: connection, sourceSchema: schema, displayName: displayName)
             return PostgreSQLSourceStatus(
                 isEnabled: isEnabled, generation: try ReplicaRegistry.currentGeneration(in: connection),
@@ -46,7 +46,7 @@ extension PostgreSQLSourceAdministration {
                 tables: try tables(isEnabled: isEnabled),
                 replicas: isEnabled ? try registry.replicas() : [], retired: isEnabled ? try registry.retiredReplicas() : [],
                 refusals: isEnabled ? try registry.refusals() : [], relationships: isEnabled ? try relationships() : [])
-        }
+        } }
     }
 
     /// The schema's tables and partitioned tables, by name, with their row counts; an

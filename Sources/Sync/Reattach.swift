@@ -81,18 +81,22 @@ extension SyncRun {
     /// Step 2: the package takes the new replica, and every difference from the source becomes
     /// a pending change with no base (see ``NoBaseRows``), in one package transaction.
     func markDifferencesForReattach() throws {
-        let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
-                                      relationships: relationships, projections: projections, mappingLinks: mappingLinks,
-                                      geos: geos)
-        try package.withTransaction(.immediate) {
-            try PackageSyncState.reattached(state, in: package)
-            var edits: [RowKey: ChangeOperation] = [:]
-            for row in try package.query("SELECT table_name, globalid, operation FROM pkgbuild_edits") {
-                let table = row[0].stringValue ?? "", globalID = row[1].stringValue ?? ""
-                edits[RowKey(table, globalID)] = try ChangeOperation(parsing: row[2], in: SyncSchema.editsTable,
-                                                                     table: table, globalID: globalID)
+        // The source read in one snapshot, as a download reads it (a PostgreSQL source streams
+        // rows only inside a transaction).
+        try source.withTransaction(.read) {
+            let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
+                                          relationships: relationships, projections: projections, mappingLinks: mappingLinks,
+                                          geos: geos)
+            try package.withTransaction(.immediate) {
+                try PackageSyncState.reattached(state, in: package)
+                var edits: [RowKey: ChangeOperation] = [:]
+                for row in try package.query("SELECT table_name, globalid, operation FROM pkgbuild_edits") {
+                    let table = row[0].stringValue ?? "", globalID = row[1].stringValue ?? ""
+                    edits[RowKey(table, globalID)] = try ChangeOperation(parsing: row[2], in: SyncSchema.editsTable,
+                                                                         table: table, globalID: globalID)
+                }
+                for table in tables { try markDifferences(of: table, edits: edits, scope: scope) }
             }
-            for table in tables { try markDifferences(of: table, edits: edits, scope: scope) }
         }
     }
 

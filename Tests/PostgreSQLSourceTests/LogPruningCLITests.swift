@@ -1,6 +1,8 @@
 import Foundation
+import Geodatabase
 import Geometry
 import PkgBuildCLI
+import PostgreSQL
 @testable import PostgreSQLSource
 import Testing
 import TestSupport
@@ -51,5 +53,59 @@ struct LogPruningCLITests {
         let bare = try PostgreSQLTestDatabase()
         let notEnabled = CLI.run(["source", "prune", "PG:\(bare.conninfo)", "--json"])
         #expect(notEnabled.exitCode == 1 && notEnabled.stderr.contains("not sync-enabled"), "\(notEnabled.stderr)")
+    }
+}
+
+/// Prune over the log `source enable`'s triggers keep: office edits through psql are logged,
+/// and pruned once every replica has passed them, not before.
+@Suite(registryNeedsCluster)
+struct LogPruningEnabledSourceTests {
+    @Test func officeEditsArePrunedOnceTheReplicaPassedThem() throws {
+        let fixture = try PostgreSQLSourceFixture()
+        let enabled = CLI.run(["source", "enable", fixture.address])
+        try #require(enabled.exitCode == 0, "\(enabled.stderr)")
+        try fixture.psql("UPDATE parks SET name = name || ' (edited)' WHERE fid = 1")
+        let edit = try #require(Int64(fixture.psql("SELECT max(txid)::text FROM pkgbuild.changes")))
+        let connection = try Connection(fixture.database.conninfo)
+        let registry = ReplicaRegistry(connection: connection, sourceSchema: "public")
+        let replica = try registry.registerReplica(ReplicaRegistration(name: "denali.pkg", generation: edit, layers: ["parks"]))
+        try fixture.psql("DELETE FROM airports WHERE fid = 1")
+
+        let first = CLI.run(["source", "prune", fixture.address, "--json"])
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        #expect(try JSONValue(parsing: first.stdout, source: "output")["deleted_rows"] == .int(0), "\(first.stdout)")
+        #expect(try fixture.psql("SELECT table_name || ':' || operation FROM pkgbuild.changes ORDER BY id")
+                == "parks:update\nairports:delete")
+
+        try registry.recordSync(replicaID: replica.id, syncID: "s1", generation: edit + 1)
+        // Transaction ids are the cluster's: another test's open transaction may hold the xmin back.
+        for _ in 0..<600 where try ReplicaRegistry.currentGeneration(in: connection) <= edit { Thread.sleep(forTimeInterval: 0.05) }
+        let second = CLI.run(["source", "prune", fixture.address, "--json"])
+        #expect(try JSONValue(parsing: second.stdout, source: "output")["deleted_rows"] == .int(1), "\(second.stdout)")
+        #expect(try fixture.psql("SELECT table_name || ':' || operation FROM pkgbuild.changes ORDER BY id") == "airports:delete")
+        let status = CLI.run(["source", "status", fixture.address])
+        #expect(status.stdout.contains("change log 1 rows (pruned before \(edit + 1))"), "\(status.stdout)")
+    }
+}
+
+/// A user who may read the log but not delete from it is told so, and nothing is pruned.
+@Suite(registryNeedsCluster)
+struct LogPruningPermissionTests {
+    @Test func aPruneTheServerRefusesNamesTheSourceAndChangesNothing() throws {
+        let db = try RegistryDatabase()
+        let change = try db.logChange()
+        try db.register("kept.pkg", generation: try db.waitForXmin(atLeast: change.txid + 1))
+        let role = PostgreSQLTestServer.uniqueName("reader")
+        try db.psql("""
+            CREATE ROLE \(role) LOGIN; GRANT USAGE ON SCHEMA pkgbuild TO \(role);
+            GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA pkgbuild TO \(role)
+            """)
+        defer { _ = try? db.psql("DROP OWNED BY \(role); DROP ROLE \(role)") }
+        let result = CLI.run(["source", "prune", "PG:\(db.database.conninfo) user=\(role)", "--json"])
+        #expect(result.exitCode == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("permission denied for table changes") && result.stderr.contains("nothing was pruned")
+                && result.stderr.contains("\"kind\":\"source\""), "\(result.stderr)")
+        #expect(try db.psql("SELECT count(*) FROM pkgbuild.changes") == "1")
+        #expect(try db.psql("SELECT value FROM pkgbuild.settings WHERE key = 'pruned_before'") == "0")
     }
 }
