@@ -58,7 +58,8 @@ print_table() {
         IFS='|' read -r workload contender secs mib _ <<<"$row"
         base=${BASELINE_SECONDS[$workload]:-}
         ratio=""
-        if [[ -n $base && $secs != failed ]]; then
+        # Rows under a contender (two spaces: the server's CPU, a throughput) have no ratio.
+        if [[ -n $base && $secs != failed && $contender != "  "* ]]; then
             ratio=$(awk -v s="$secs" -v b="$base" 'BEGIN { if (b > 0) printf "%.2f", s / b; else print "-" }')
         fi
         printf '%-28s %-30s %9s %9s %8s\n' "$workload" "$contender" "$secs" "$mib" "$ratio"
