@@ -44,7 +44,7 @@ struct LayerPlanner {
         let mode = mode(of: layer)
         let table = PackageTable(name: layer.name, dataType: layer.kind.dataType, identifier: layer.identifier.stringValue,
                                  description: layer.description.stringValue,
-                                 createSQL: PackageTableSQL.createTable(layer.name, schema: schema),
+                                 createSQL: PackageTableSQL.createTable(layer.name, schema: schema, globalIDColumn: layer.globalIDColumn),
                                  columns: schema.columnNames, primaryKey: primaryKey, geometry: geometry?.info)
         let reprojected = geometry.map { $0.info.srsID != $0.sourceSRSID } ?? false
         let cut = LayerCut(clipped: request.clip && mode == .spatial, filter: filter?.expression,

@@ -7,8 +7,15 @@ import SourceDrivers
 import SQLite
 
 enum PackageTableSQL {
-    static func createTable(_ name: String, schema: FeatureSchema) -> String {
-        var definitions = schema.columns.map { column(of: $0, schema: schema) }
+    /// - Parameter globalIDColumn: the layer's global id, which is never NOT NULL in the
+    ///   package whatever the source says: the package's own trigger gives a row inserted
+    ///   without one its id after the insert (QGIS, QField and GDAL insert without it).
+    static func createTable(_ name: String, schema: FeatureSchema, globalIDColumn: String? = nil) -> String {
+        var columns = schema.columns
+        for index in columns.indices where columns[index].name.lowercased() == globalIDColumn?.lowercased() {
+            columns[index].isNotNull = false
+        }
+        var definitions = columns.map { column(of: $0, schema: schema) }
         definitions += schema.checks.map { "CHECK (\($0))" }
         definitions += schema.uniqueColumnSets.map { "UNIQUE (\($0.map(SQL.identifier).joined(separator: ", ")))" }
         definitions += schema.foreignKeys.map(foreignKey)

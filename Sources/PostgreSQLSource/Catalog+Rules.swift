@@ -45,11 +45,12 @@ enum CatalogDefault {
 enum CatalogCheck {
     /// `CHECK (...)` as pg_get_constraintdef prints it, as a boolean SQLite expression; nil for
     /// one it cannot translate, and for `NOT VALID` ones (rows may break them).
-    static func sqlite(_ definition: String) -> String? {
+    /// A domain's CHECK (`value`: the column of that domain) names the column's value `VALUE`.
+    static func sqlite(_ definition: String, value: String? = nil) -> String? {
         var body = Substring(definition.trimmingCharacters(in: .whitespaces))
         guard body.hasPrefix("CHECK "), !body.hasSuffix("NOT VALID") else { return nil }
         body = body.dropFirst("CHECK ".count)
         if body.hasSuffix(" NO INHERIT") { body = body.dropLast(" NO INHERIT".count) }
-        return CatalogExpression.sqlite(String(body))
+        return CatalogExpression.sqlite(String(body), value: value)
     }
 }

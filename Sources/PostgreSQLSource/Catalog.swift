@@ -51,10 +51,13 @@ enum Catalog {
         """
 
     /// A row per column: table, name, type as formatted, cast type, base type's name and
-    /// category, length of a char type, NOT NULL (the column's or its domain's), default.
+    /// category, length of a char type, NOT NULL (the column's or its domain's), default. The
+    /// cast type has no modifier, and char and bit, whose bare names mean a length of 1, are
+    /// cast as their unbounded forms, so a cast never cuts a value short.
     private static let columnsSQL = """
         SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), \
-        CASE WHEN b.typname = 'bpchar' AND t.typtype <> 'd' THEN 'bpchar' ELSE format_type(a.atttypid, NULL) END, \
+        CASE t.typname WHEN 'bpchar' THEN 'bpchar' WHEN '_bpchar' THEN 'bpchar[]' WHEN 'bit' THEN 'varbit' \
+        WHEN '_bit' THEN 'varbit[]' ELSE format_type(a.atttypid, NULL) END, \
         b.typname, b.typcategory, \
         CASE WHEN b.typname IN ('varchar', 'bpchar') AND COALESCE(NULLIF(t.typtypmod, -1), a.atttypmod) > 4 \
         THEN COALESCE(NULLIF(t.typtypmod, -1), a.atttypmod) - 4 END, \
@@ -114,9 +117,19 @@ enum Catalog {
             JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE k.contype = 'c' AND \(tableCondition) ORDER BY c.relname, k.conname
             """, parameters)
-        for row in rows {
+        // A domain's checks hold for each column of that domain (domains over domains too).
+        let domainRows = try connection.query("""
+            SELECT c.relname, pg_get_constraintdef(k.oid), a.attname FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+            CROSS JOIN LATERAL (WITH RECURSIVE chain(oid) AS (SELECT a.atttypid UNION ALL
+              SELECT t.typbasetype FROM pg_type t JOIN chain ON t.oid = chain.oid WHERE t.typtype = 'd') SELECT oid FROM chain) d
+            JOIN pg_constraint k ON k.contypid = d.oid AND k.contype = 'c'
+            WHERE \(tableCondition) ORDER BY c.oid, a.attnum, k.conname
+            """, parameters)
+        for row in rows + domainRows {
             guard let table = row.string(0), let definition = row.string(1),
-                  let check = CatalogCheck.sqlite(definition) else { continue }
+                  let check = CatalogCheck.sqlite(definition, value: row.count > 2 ? row.string(2) : nil) else { continue }
             result[table, default: []].append(check)
         }
         return result

@@ -25,8 +25,10 @@ enum CatalogExpression {
     static let typeWords: Set<String> = ["varying", "precision", "with", "without", "time", "zone"]
 
     /// `text` in SQLite's SQL, nil when it holds anything this translation does not know.
-    static func sqlite(_ text: String) -> String? {
-        guard let tokens = tokenize(text).flatMap(droppingCasts).flatMap(rewritingArrays) else { return nil }
+    /// `value` is the column a domain's CHECK applies to, which it names `VALUE`.
+    static func sqlite(_ text: String, value: String? = nil) -> String? {
+        guard var tokens = tokenize(text).flatMap(droppingCasts).flatMap(rewritingArrays) else { return nil }
+        if let value { tokens = tokens.map { $0 == .word("value") ? .quoted(value) : $0 } }
         var output = ""
         for (index, token) in tokens.enumerated() {
             let next = index + 1 < tokens.count ? tokens[index + 1] : nil

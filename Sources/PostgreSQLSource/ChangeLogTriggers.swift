@@ -32,6 +32,20 @@ struct ChangeLogTriggers {
             + "FOR EACH STATEMENT EXECUTE FUNCTION pkgbuild.refuse_truncate()"]
     }
 
+    /// Whether the table's log function is the one these columns give and its three triggers
+    /// are in place: then installing again would change nothing, and is not done (DDL on
+    /// pg_proc by concurrent syncs would deadlock each other).
+    func isInstalled(on connection: Connection) throws -> Bool {
+        let function = Self.functionName("log", schema, table)
+        let installed = try connection.queryFirst("""
+            SELECT (SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure($1)),
+                   (SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass($2)
+                    AND tgname IN ('pkgbuild_log', 'pkgbuild_globalid', 'pkgbuild_truncate'))
+            """, [.text(function + "()"), .text(qualifiedTable)])
+        guard let installed, installed.string(0) == logBody else { return false }
+        return try installed.int(1) == 3
+    }
+
     /// The statements that take the triggers off the table again (for a table no longer tracked).
     var removal: [String] {
         ["DROP TRIGGER IF EXISTS pkgbuild_log ON \(qualifiedTable)",
@@ -77,7 +91,14 @@ struct ChangeLogTriggers {
     private var logFunction: String {
         """
         CREATE OR REPLACE FUNCTION \(Self.functionName("log", schema, table))() RETURNS trigger
-        LANGUAGE plpgsql AS $pkgbuild$
+        LANGUAGE plpgsql AS $pkgbuild$\(logBody)$pkgbuild$
+        """
+    }
+
+    /// The log function's body, as `pg_proc.prosrc` keeps it.
+    var logBody: String {
+        """
+
         DECLARE
             replica text := nullif(current_setting('pkgbuild.replica_id', true), '');
             sync text := nullif(current_setting('pkgbuild.sync_id', true), '');
@@ -93,7 +114,7 @@ struct ChangeLogTriggers {
                 \(append("NEW.\(gid)", "update", changed: changedColumns))
             END IF;
             RETURN NULL;
-        END $pkgbuild$
+        END
         """
     }
 

@@ -6,8 +6,8 @@
 /// both sides. So a literal facing a column goes as an untyped parameter, which PostgreSQL
 /// reads as the column's type (`seen > '2026-01-01'` compares instants), except a number facing
 /// a number column, which stays a numeric literal (`count = 1.5` is false, not an error).
-/// `LIKE` is `ILIKE` over the value's text with no escape character: ASCII letters match
-/// whatever their case, as in SQLite.
+/// `LIKE` is `ILIKE` over the text the package holds of the value, with no escape
+/// character: ASCII letters match whatever their case, as in SQLite.
 import Geodatabase
 import PostgreSQL
 
@@ -32,7 +32,13 @@ extension FilterExpression {
             return "(\(operand(x, facing: [low, high]))\(negated ? " NOT" : "") BETWEEN "
                 + "\(operand(low, facing: [x])) AND \(operand(high, facing: [x])))"
         case .like(let x, let pattern, let negated):
-            return "((\(operand(x, facing: []))::text)\(negated ? " NOT" : "") ILIKE (\(operand(pattern, facing: []))::text) ESCAPE '')"
+            // A column is matched in the text the package holds of it (a timestamp in UTC, a
+            // boolean as 0 or 1, a global id in braces), as SQLite matches the package's.
+            func text(_ o: FilterOperand) -> String {
+                guard case .column(let name) = o, let columnType = type(name) else { return operand(o, facing: []) }
+                return columnType.likeText(PostgreSQLQuoting.identifier(name))
+            }
+            return "((\(text(x))::text)\(negated ? " NOT" : "") ILIKE (\(text(pattern))::text) ESCAPE '')"
         case .isNull(let x, let negated):
             return "(\(operand(x, facing: [])) IS \(negated ? "NOT " : "")NULL)"
         case .not(let inner):
@@ -72,6 +78,14 @@ extension FilterOperand {
 }
 
 extension ColumnType {
+    /// The column (`quoted`) as the text LIKE matches: its seam form, a boolean as 0 or 1.
+    func likeText(_ quoted: String) -> String {
+        switch self {
+        case .boolean: "(\(quoted))::int"
+        default: selectExpression(quoted)
+        }
+    }
+
     /// Whether PostgreSQL compares the column with a numeric literal.
     var isNumber: Bool {
         switch self {

@@ -4,8 +4,14 @@ import PackageFormat
 import SourceDrivers
 
 extension PostgreSQLSyncSource {
+    /// In a write transaction the replica's row is locked first: two copies of one package
+    /// syncing at once are decided one after the other, the second seeing the first's record
+    /// (a stale copy), never both as current.
     public func standing(of package: PackageSyncHistory) throws -> ReplicaStanding {
-        try registry.standing(of: package)
+        if writer != nil {
+            _ = try connection.execute("SELECT 1 FROM pkgbuild.replicas WHERE replica_id = $1 FOR UPDATE", [.text(package.replicaID)])
+        }
+        return try registry.standing(of: package)
     }
 
     public func replica(id: String) throws -> Replica? { try registry.replica(id: id) }

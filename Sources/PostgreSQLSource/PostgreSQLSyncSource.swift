@@ -2,10 +2,12 @@
 /// context. The change cursor is in `+Changes.swift`, rows in `+Rows.swift`, writes in
 /// `RowWriter.swift`, the replica registry in `+Registry.swift`.
 ///
-/// Transactions: an upload runs SERIALIZABLE, so a read-reconcile-write never overwrites an
-/// office edit committed meanwhile (the server aborts one of two conflicting transactions
-/// with a serialization failure, which `isTransient` tells sync to retry whole); a download
-/// runs REPEATABLE READ READ ONLY, one snapshot for the rows and the log.
+/// Transactions: an upload runs READ COMMITTED and locks the rows it will read and write
+/// first (`lockRows`, in global-id order), so a read-reconcile-write never overwrites an
+/// office edit committed meanwhile, and overlapping uploads wait for each other rather than
+/// abort (a deadlock with an office writer, or a lock held past the timeout, is an error
+/// `isTransient` tells sync to retry whole); a download runs REPEATABLE READ READ ONLY, one
+/// snapshot for the rows and the log.
 import Geodatabase
 import Geometry
 import PackageFormat
@@ -49,18 +51,28 @@ public final class PostgreSQLSyncSource: SyncSource {
         try SpatialReferenceCatalog.system(id: id, on: connection)
     }
 
-    /// Regenerates every tracked table's triggers (an update's changed columns then include
-    /// the columns added since), in one transaction.
+    /// Regenerates the triggers of every tracked table whose columns changed since they were
+    /// made (an update's changed columns then include the added ones), in one transaction
+    /// under an advisory lock, so that concurrent syncs do not rewrite the same functions.
     public func refreshTracking() throws {
         tables = nil
+        let stale = try trackedTableMap().values.map(triggers).filter { !(try $0.isInstalled(on: connection)) }
+        guard !stale.isEmpty else { return }
         try connection.withTransaction {
-            for table in try trackedTableMap().values {
-                let triggers = ChangeLogTriggers(schema: database.schema, table: table.catalog.name,
-                                                 globalIDColumn: table.globalIDColumn, columns: table.catalog.columns.map(\.name))
+            _ = try connection.query("SELECT pg_advisory_xact_lock(\(Self.trackingLock))")
+            for triggers in stale where !(try triggers.isInstalled(on: connection)) {
                 for statement in triggers.statements { try connection.execute(statement) }
             }
         }
         tables = nil
+    }
+
+    /// The advisory lock key of trigger maintenance ("pkgb" in ASCII).
+    static let trackingLock = 0x706B_6762
+
+    private func triggers(_ table: TrackedTable) -> ChangeLogTriggers {
+        ChangeLogTriggers(schema: database.schema, table: table.catalog.name, globalIDColumn: table.globalIDColumn,
+                          columns: table.catalog.columns.map(\.name))
     }
 
     /// Table name -> the tracked table, from `pkgbuild.tables` and the catalog.
@@ -93,7 +105,7 @@ public final class PostgreSQLSyncSource: SyncSource {
 
     public func begin(_ purpose: SourceTransaction) throws {
         switch purpose {
-        case .write: try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        case .write: try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         case .read: try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         }
         writer = purpose == .write ? RowWriter(connection: connection) : nil

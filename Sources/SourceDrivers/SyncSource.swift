@@ -88,6 +88,12 @@ public protocol SyncSource: AnyObject {
     /// check let it through.
     /// - Throws: the check's refusal, naming what it refuses.
     func layerFilter(_ text: String, table: String) throws -> LayerFilter
+    /// Locks the rows of these global ids (sorted: every upload locks in one order, so two
+    /// cannot deadlock each other) for the rest of the write transaction, before the upload
+    /// reads them: a writer that reads, reconciles and writes under row locks cannot overwrite
+    /// an edit committed meanwhile. A database that locks more coarsely already (a GeoPackage's
+    /// IMMEDIATE transaction) does nothing.
+    func lockRows(_ globalIDs: [String], in table: TableShape) throws
     /// Writes one row, in the open write transaction. A row the source refuses leaves
     /// nothing behind and the transaction open: the outcome says why.
     func apply(_ write: SourceWrite, in table: TableShape) throws -> SourceWriteOutcome
@@ -116,6 +122,9 @@ public protocol SyncSource: AnyObject {
 }
 
 extension SyncSource {
+    /// Nothing to lock: the write transaction holds the whole source.
+    public func lockRows(_ globalIDs: [String], in table: TableShape) throws {}
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func withTransaction<T>(_ purpose: SourceTransaction, _ body: () throws -> T) throws -> T {
         try begin(purpose)

@@ -20,6 +20,16 @@ struct SourceRowReader {
         }
     }
 
+    /// Locks at the source the rows `changes` touch, table by table in name order and each
+    /// table's rows in global-id order, before any is read.
+    func lockRows(of changes: [PendingChange], tables: [SQLName: SyncTable]) throws {
+        let byTable = Dictionary(grouping: changes.filter { $0.operation != .insert }, by: { SQLName($0.table) })
+        for name in byTable.keys.sorted() {
+            guard let table = tables[name], let rows = byTable[name] else { continue }
+            try source.lockRows(rows.map(\.globalID).sorted(), in: table.shape)
+        }
+    }
+
     /// The global ids of the source's rows whose `column` equals `value` (a relationship key).
     func globalIDs(in table: SyncTable, where column: String, is value: SQLiteValue) throws -> [String] {
         try source.globalIDs(in: table.shape, where: column, equals: SourceValue(value, isGeometry: false))

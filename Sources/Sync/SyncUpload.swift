@@ -81,6 +81,7 @@ extension SyncRun {
         // Grown once: each doubling of tens of thousands of plans copies them all again.
         plans.reserveCapacity(changes.count)
         let discards = try ConflictStore.discards(in: package)
+        try sourceRows.lockRows(of: changes, tables: tablesByName)
         for (index, change) in changes.enumerated() {
             options.progress?(.upload, index + 1, changes.count)
             if plans.count % Self.rowsBetweenChecks == 0 { try checkCancelled() }

@@ -89,7 +89,8 @@ struct CatalogTests {
         let visits = try #require(try Catalog.table("Visits", in: "public", on: source.connection))
         #expect(visits.primaryKey == ["fid"])
         #expect(visits.foreignKeys == [ForeignKey(columns: ["site_id"], table: "sites", referencedColumns: ["id"], onDelete: "CASCADE")])
-        #expect(visits.checks == [#"((("height" >= (0)) AND ("height" <= (100))))"#, #"((("status") IN ('open', 'closed')))"#])
+        #expect(visits.checks == [#"((("height" >= (0)) AND ("height" <= (100))))"#, #"((("status") IN ('open', 'closed')))"#,
+                                  #"((("mark" >= 1) AND ("mark" <= 5)))"#])
         #expect(visits.column("status")?.feature.defaultSQL == "'open'")
         #expect(visits.column("seen")?.feature.defaultSQL == "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))")
         #expect(visits.column("mark")?.feature.declaredType == "SMALLINT" && visits.column("mark")?.feature.isNotNull == true)

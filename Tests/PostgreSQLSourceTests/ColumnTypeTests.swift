@@ -21,16 +21,16 @@ struct ColumnTypeTests {
         CREATE TABLE kinds (id serial PRIMARY KEY, c_int2 smallint, c_int4 integer, c_int8 bigint, c_float4 real,
         c_float8 double precision, c_numeric numeric, c_bool boolean, c_text text, c_varchar varchar(80), c_char char(5),
         c_date date, c_tstz timestamptz, c_ts timestamp, c_uuid uuid, globalid uuid, c_jsonb jsonb, c_json json,
-        c_text_array text[], c_int_array integer[], c_bytea bytea, geom geometry(PointZ, 4326), c_interval interval, c_inet inet)
+        c_text_array text[], c_int_array integer[], c_bytea bytea, geom geometry(PointZ, 4326), c_interval interval, c_inet inet, c_char_array char(3)[], c_bit bit(3))
         """
     static let row = """
         INSERT INTO kinds (c_int2, c_int4, c_int8, c_float4, c_float8, c_numeric, c_bool, c_text, c_varchar, c_char, c_date,
-        c_tstz, c_ts, c_uuid, globalid, c_jsonb, c_json, c_text_array, c_int_array, c_bytea, geom, c_interval, c_inet) VALUES
+        c_tstz, c_ts, c_uuid, globalid, c_jsonb, c_json, c_text_array, c_int_array, c_bytea, geom, c_interval, c_inet, c_char_array, c_bit) VALUES
         (-32768, -2147483648, 9223372036854775807, 0.1, 0.1, 12345678901234567890.123456789, true, 'Zürich "q" ''x''',
         'eighty', 'ab', '2026-01-02', '2026-01-02 04:04:05.123456+01', '2026-01-02 03:04:05.5',
         'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', 'b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12', '{"b": 1, "a": [1, 2]}',
         '{"b": 1,  "a": 2}', '{"a b",c,NULL}', '{1,2,3}', '\\x00ff10', 'SRID=4326;POINT Z (1 2 3)', '1 day 02:03:04',
-        '192.168.0.1/24')
+        '192.168.0.1/24', '{abc,de}', B'101')
         """
 
     private func setUp() throws -> (PostgreSQLTestDatabase, SourceDatabase, CatalogTable) {
@@ -59,7 +59,8 @@ struct ColumnTypeTests {
                              "c_float8": "REAL", "c_numeric": "TEXT", "c_bool": "BOOLEAN", "c_text": "TEXT", "c_varchar": "TEXT(80)",
                              "c_char": "TEXT(5)", "c_date": "DATE", "c_tstz": "TEXT", "c_ts": "TEXT", "c_uuid": "TEXT",
                              "globalid": "TEXT", "c_jsonb": "TEXT", "c_json": "TEXT", "c_text_array": "TEXT",
-                             "c_int_array": "TEXT", "c_bytea": "BLOB", "geom": "POINT", "c_interval": "TEXT", "c_inet": "TEXT"])
+                             "c_int_array": "TEXT", "c_bytea": "BLOB", "geom": "POINT", "c_interval": "TEXT", "c_inet": "TEXT",
+                             "c_char_array": "TEXT", "c_bit": "TEXT"])
         #expect(table.column("c_varchar")?.typeName == "character varying(80)")
         #expect(table.geometry == .init(name: "geom", geometryTypeName: "POINT", srsID: 4326, z: 1, m: 0))
         #expect(table.globalIDColumn == "globalid")
@@ -90,6 +91,7 @@ struct ColumnTypeTests {
         #expect(v["c_text_array"] == .text(#"{"a b",c,NULL}"#))
         #expect(v["c_bytea"] == .blob([0x00, 0xFF, 0x10]))
         #expect(v["c_interval"] == .text("P1DT2H3M4S"))
+        #expect(v["c_char_array"] == .text("{abc,\"de \"}") && v["c_bit"] == .text("101"))
         // The WKB is ISO (type 1001 for a point with Z), as psql's own ST_AsBinary gives it.
         guard case .geometry(let geometry) = v["geom"] else { Issue.record("geom is \(String(describing: v["geom"]))"); return }
         let hex = try PostgreSQLTestServer.psql("SELECT encode(ST_AsBinary(geom), 'hex') FROM kinds", conninfo: db.conninfo)
@@ -157,6 +159,32 @@ struct ColumnTypeTests {
         #expect(throws: SourceRefusal.self) { try table.column("c_text")!.parameter(.blob([1]), placeholder: 1) }
         #expect(try table.column("geom")!.parameter(.null, placeholder: 3).sql == "ST_GeomFromWKB($3, 4326)")
         #expect(try table.column("c_tstz")!.parameter(.null, placeholder: 2).sql == "$2::timestamp with time zone")
+    }
+
+    @Test("empty geometries are empty, infinite timestamps stay infinite, both ways")
+    func emptyAndInfinite() throws {
+        let (db, source, table) = try setUp()
+        try PostgreSQLTestServer.psql("""
+            INSERT INTO kinds (geom, c_tstz, c_ts) VALUES ('SRID=4326;POINT Z EMPTY', 'infinity', '-infinity');
+            CREATE TABLE areas (id int PRIMARY KEY, geom geometry(MultiPolygon, 3857));
+            INSERT INTO areas VALUES (1, 'SRID=3857;MULTIPOLYGON EMPTY'), (2, 'SRID=3857;MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)))')
+            """, conninfo: db.conninfo)
+        let v = try values(table, on: source, id: 2)
+        guard case .geometry(let point) = v["geom"] else { Issue.record("\(String(describing: v["geom"]))"); return }
+        #expect(point.isEmpty)
+        #expect(v["c_tstz"] == .text("infinity") && v["c_ts"] == .text("-infinity"))
+        for column in ["geom", "c_tstz", "c_ts"] {
+            let (sql, parameter) = try table.column(column)!.parameter(v[column]!, placeholder: 1)
+            try source.connection.execute("UPDATE kinds SET \(column) = \(sql) WHERE id = 1", [parameter])
+        }
+        #expect(try PostgreSQLTestServer.psql("SELECT ST_IsEmpty(geom), c_tstz, c_ts FROM kinds WHERE id = 1", conninfo: db.conninfo)
+                == "t|infinity|-infinity")
+        let areas = try #require(try Catalog.table("areas", in: "public", on: source.connection)?.column("geom"))
+        let rows = try source.connection.query("SELECT \(areas.selectExpression("geom")) FROM areas ORDER BY id")
+        let empties = try rows.map { row -> Bool? in
+            if case .geometry(let g) = try areas.value(in: row, at: 0) { return g.isEmpty && g.srsID == 3857 } else { return nil }
+        }
+        #expect(empties == [true, false])
     }
 
     @Test("a timestamptz written in the package's millisecond form keeps its instant")

@@ -91,7 +91,7 @@ enum PackageData {
     static func rows(_ table: String, by key: String, in url: URL) throws -> [String: [String: Cell]] {
         let db = try connection(url)
         let geometry = try db.scalar("SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?", [.text(table)])?.stringValue
-        let statement = try db.prepare("SELECT * FROM \"\(table)\"")
+        let statement = try db.prepare("SELECT * FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"")
         var rows: [String: [String: Cell]] = [:]
         while try statement.step() {
             var row: [String: Cell] = [:]

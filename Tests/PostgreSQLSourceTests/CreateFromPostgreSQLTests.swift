@@ -89,6 +89,15 @@ struct CreateFromPostgreSQLTests {
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
+    @Test("a --where comparing a number column with text that is no number is PostgreSQL's error, nothing written")
+    func whereTextAgainstANumber() throws {
+        let f = try CreateFixture()
+        let (url, result) = f.create("text-number.pkg", from: f.address, ["--where", "airports:scalerank = 'abc'"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("invalid input syntax for type integer") && result.stderr.contains("abc"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test("a --where's text is data: quotes and SQL in it select nothing and change nothing")
     func hostileWhere() throws {
         let f = try CreateFixture()
@@ -115,6 +124,31 @@ struct CreateFromPostgreSQLTests {
         #expect(!FileManager.default.fileExists(atPath: url.path))
         let chosen = f.create("chosen.pkg", from: f.address, ["--layer", "parks", "--layer", "airports"])
         #expect(chosen.result.exitCode == 0, "\(chosen.result.stderr)")
+    }
+
+    @Test("a schema and names that need quoting: the package holds the table and values as mapped")
+    func oddNamesInAnotherSchema() throws {
+        let f = try CreateFixture(declareRelationship: false)
+        try f.psql("""
+            CREATE SCHEMA "Field Work";
+            CREATE TABLE "Field Work"."Odd ""quoted"" Sites" (id bigserial PRIMARY KEY, "Site Name" text NOT NULL,
+              "Visited At" timestamptz, "Depth (m)" numeric(6,2), geom geometry(Point, 4326));
+            CREATE INDEX ON "Field Work"."Odd ""quoted"" Sites" USING gist (geom);
+            INSERT INTO "Field Work"."Odd ""quoted"" Sites" ("Site Name", "Visited At", "Depth (m)", geom) VALUES
+              ('in ''one''', '2026-03-04 05:06:07.654321-09', 1.5, 'SRID=4326;POINT(-150 61)'),
+              ('in two', NULL, NULL, 'SRID=4326;POINT(-145 64)'), ('outside', NULL, 2, 'SRID=4326;POINT(10 50)')
+            """)
+        let (url, result) = f.create("odd.pkg", from: "\(f.address) schemas='Field Work'", ["--where", #"Odd "quoted" Sites:"Site Name" LIKE 'IN%'"#])
+        try #require(result.exitCode == 0, "\(result.stderr)")
+        #expect(try PackageData.tables(url) == [#"Odd "quoted" Sites"#])
+        let rows = try PackageData.rows(#"Odd "quoted" Sites"#, by: "Site Name", in: url)
+        #expect(rows.keys.sorted() == ["in 'one'", "in two"])
+        #expect(rows["in 'one'"]?["Visited At"] == .value(.text("2026-03-04T14:06:07.654321Z")))
+        #expect(rows["in 'one'"]?["Depth (m)"] == .value(.text("1.50")))
+        #expect(rows["in two"]?["Visited At"] == .value(.null))
+        #expect(try GDALValidator.findings(url.appendingPathComponent("data.gpkg").path) == "")
+        let manifest = try String(contentsOf: url.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains(#"schemas='Field Work'"#), "\(manifest.prefix(600))")
     }
 
     @Test("a password given in the address lands nowhere in the package")

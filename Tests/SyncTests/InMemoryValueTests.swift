@@ -20,6 +20,7 @@ import Testing
         let f = try SourceBackendFixture(backend)
         let package = try f.base.openPackage(f.url).connection
         try package.execute("UPDATE airports SET gps_code = CAST(x'\(Self.hex(Self.doña))' AS TEXT) WHERE name = 'Kodiak'")
+        if backend == .postgreSQL { return try expectLatin1Refused(f, package) }
         #expect(try f.sync().uploaded.updated == 1)
         #expect(try f.sourceValue("airports", named: "Kodiak", "gps_code") == .textBytes(Self.doña))
 
@@ -28,6 +29,20 @@ import Testing
         #expect(try package.scalar("SELECT hex(gps_code) FROM airports WHERE name = 'Anchorage Int''l'") == .text(Self.hex(Self.señor)))
         #expect(try package.scalar("SELECT typeof(gps_code) FROM airports WHERE name = 'Anchorage Int''l'") == "text")
         #expect(try f.verify().differences.isEmpty)
+    }
+
+    /// A UTF8 database cannot store Latin-1 bytes: the row is a constraint conflict naming it,
+    /// the other edits go up, and the package keeps the edit as it was, byte for byte.
+    func expectLatin1Refused(_ f: SourceBackendFixture, _ package: Connection) throws {
+        try ogrSQL(f.data, "UPDATE airports SET type = 'edited' WHERE name = 'Anchorage Int''l'")
+        let report = try f.sync(policy: .sourceWins)
+        #expect(report.status == .completedWithPending, "\(report)")
+        let conflict = try #require(report.conflicts.first)
+        #expect(report.conflicts.count == 1 && conflict.kind == .constraint && conflict.message?.contains("encoding") == true,
+                "\(report.conflicts)")
+        #expect(try f.sourceValue("airports", named: "Anchorage Int'l", "type") == .text("edited"))
+        #expect(try f.sourceValue("airports", named: "Kodiak", "gps_code") != .textBytes(Self.doña))
+        #expect(try package.scalar("SELECT hex(gps_code) FROM airports WHERE name = 'Kodiak'") == .text(Self.hex(Self.doña)))
     }
 
     @Test(arguments: SourceBackend.available)

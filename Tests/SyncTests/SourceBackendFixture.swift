@@ -27,6 +27,9 @@ enum SourceBackend: String, CaseIterable, CustomTestStringConvertible {
     static var available: [SourceBackend] {
         allCases.filter { $0 != .postgreSQL || PostgreSQLTestServer.isAvailable }
     }
+
+    /// For what only the file-shaped sources have (a Related Tables mapping table).
+    static let withoutPostgreSQL: [SourceBackend] = [.geoPackage, .memory]
 }
 
 final class SourceBackendFixture {
@@ -40,8 +43,10 @@ final class SourceBackendFixture {
     let registry: SourceRegistry
 
     /// - Parameters:
-    ///   - prepare: SQL run on the GeoPackage source before the package is made
-    ///     (a unique index, say), so both the package and the copy carry it.
+    ///   - prepare: SQL run on the GeoPackage source before the package is made (a unique
+    ///     index, say), so both the package and the copy carry it; on PostgreSQL after the
+    ///     package is made (`ogr2ogr` would carry a unique index into a constraint the package
+    ///     then enforces itself).
     ///   - arguments: more arguments of `pkgbuild create` (a `--where`).
     ///   - source: the GeoPackage in testdata the source is a copy of, and `box` the area.
     init(_ backend: SourceBackend, prepare: [String] = [], arguments: [String] = [],
@@ -49,19 +54,20 @@ final class SourceBackendFixture {
          box: (minX: Double, minY: Double, maxX: Double, maxY: Double) = SyncFixture.area) throws {
         self.backend = backend
         base = try SyncFixture(source: source)
-        for sql in prepare { try ogrSQL(base.sourcePath, sql) }
-        memory = try InMemorySource.copy(ofGeoPackage: base.sourcePath, name: "x")
         switch backend {
         case .geoPackage, .memory:
+            for sql in prepare { try ogrSQL(base.sourcePath, sql) }
             postGIS = nil
             url = try base.makePackage(box: box, arguments: arguments)
+            memory = try InMemorySource.copy(ofGeoPackage: base.sourcePath, name: "x")
             registry = backend == .memory ? InMemorySourceDriver(source: memory).registry : SourceRegistry([GeoPackageSourceDriver()])
         case .postgreSQL:
             let postGIS = try PostGISSource(geoPackage: base.sourcePath)
-            for sql in prepare { try postGIS.psql(sql) }
             try Self.enable(postGIS)
             self.postGIS = postGIS
+            memory = try InMemorySource.copy(ofGeoPackage: base.sourcePath, name: "x")
             url = try Self.makePackage(from: postGIS.address, in: base, box: box, arguments: arguments)
+            for sql in prepare { try postGIS.psql(sql) }
             registry = SourceRegistry([PostgreSQLSourceDriver()])
         }
     }
@@ -123,6 +129,14 @@ final class SourceBackendFixture {
     static func shape(_ table: SourceTable) -> TableShape {
         TableShape(name: table.name, keyColumn: table.keyColumn, globalIDColumn: table.globalIDColumn,
                    columns: table.columns.map(\.name), geometryColumn: table.geometry?.name)
+    }
+
+    /// What moves when the source is written (a change logged, a sync recorded): the position
+    /// of a GeoPackage or in-memory source; in PostgreSQL, whose snapshot moves with any
+    /// transaction of the cluster, the number of log rows and of syncs recorded, read by psql.
+    func sourceWrites() throws -> String {
+        guard let postGIS else { return "\(try sourcePosition())" }
+        return try postGIS.psql("SELECT (SELECT count(*) FROM pkgbuild.changes) || ' changes, ' || (SELECT count(*) FROM pkgbuild.replica_syncs) || ' syncs'")
     }
 
     /// The source's position now, through its driver.

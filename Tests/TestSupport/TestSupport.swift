@@ -48,6 +48,10 @@ public struct ProcessResult: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        (self.status, self.stdout, self.stderr) = (status, stdout, stderr)
+    }
 }
 
 /// Runs an external program (an oracle) and captures its output.
