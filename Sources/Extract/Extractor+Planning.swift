@@ -60,11 +60,11 @@ extension Extractor {
     private static func checkRegistrable(_ request: ExtractRequest, source: any FeatureSource) throws {
         guard request.register else { return }
         if try !source.isSyncEnabled() {
-            throw ExtractError(.registration, "source \(request.source) is not sync-enabled, so the package cannot be "
-                + "registered as a replica; run 'pkgbuild source enable \(request.source)' or pass --no-register")
+            throw ExtractError(.registration, "source \(SourceAddress.redacted(request.source)) is not sync-enabled, so the package cannot be "
+                + "registered as a replica; run 'pkgbuild source enable \(SourceAddress.redacted(request.source))' or pass --no-register")
         }
         if source.isReadOnly {
-            throw ExtractError(.registration, "source \(request.source) is read-only, so the package cannot be "
+            throw ExtractError(.registration, "source \(SourceAddress.redacted(request.source)) is read-only, so the package cannot be "
                 + "registered as a replica; pass --no-register to build an unregistered package")
         }
     }
@@ -85,7 +85,7 @@ extension Extractor {
         } else {
             for name in request.layers {
                 guard let layer = candidates.first(where: { SQLName($0.name) == SQLName(name) }) else {
-                    throw ExtractError(.layer, "--layer \(name): no feature or attribute table of that name in \(request.source)"
+                    throw ExtractError(.layer, "--layer \(name): no feature or attribute table of that name in \(SourceAddress.redacted(request.source))"
                         + " (there are: \(candidates.map(\.name).joined(separator: ", ")))")
                 }
                 if !chosen.contains(where: { $0.name == layer.name }) { chosen.append(layer) }
@@ -93,7 +93,7 @@ extension Extractor {
         }
         for name in request.schemaOnly + request.filters.map(\.layer)
         where !chosen.contains(where: { SQLName($0.name) == SQLName(name) }) {
-            throw ExtractError(.layer, "layer \(name) is not among the layers extracted from \(request.source)")
+            throw ExtractError(.layer, "layer \(name) is not among the layers extracted from \(SourceAddress.redacted(request.source))")
         }
         let chosenNames = Set(chosen.map { SQLName($0.name) })
         let relationships = sourceRelationships.filter {

@@ -34,7 +34,7 @@ struct LayerPlanner {
     ///   be taken: no integer primary key (or no table), a refused filter, an unknown CRS.
     mutating func plan(_ layer: FeatureLayer) throws -> LayerPlan {
         guard let primaryKey = layer.schema.primaryKey else {
-            throw ExtractError(.layer, "layer \(layer.name) of \(request.source) has no integer primary key")
+            throw ExtractError(.layer, "layer \(layer.name) of \(SourceAddress.redacted(request.source)) has no integer primary key")
         }
         var schema = layer.schema
         let filter = try request.filters.first { SQLName($0.layer) == SQLName(layer.name) }

@@ -38,6 +38,20 @@ import TestSupport
         }
     }
 
+    /// `create`'s refusals name the source without the password the address holds.
+    @Test func createRefusalsNameTheSourceWithoutItsPassword() throws {
+        let source = try PostGISSource()
+        let password = try #require(PostgreSQLTestServer.password)
+        try source.psql("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(PostgreSQLTestServer.passwordRole)")
+        let address = "PG:\(source.database.conninfo) user=\(PostgreSQLTestServer.passwordRole) password='\(password)'"
+        let directory = try TemporaryDirectory("pkgbuild-credentials")
+        for extra in [["--layer", "nothing"], []] {  // no such layer; not sync-enabled
+            let result = CLI.run(["create", "--area=-160,57,-140,66", "--features", address, "--output", directory.path("x.pkg")] + extra)
+            #expect(result.exitCode != 0)
+            #expect(!result.stderr.isEmpty && !result.stderr.contains(password), "\(result.stderr)")
+        }
+    }
+
     /// The process's environment without any PG* variable (nor a .pgpass: HOME elsewhere),
     /// with PGPASSWORD when given.
     static func environment(password: String?) -> [String: String] {

@@ -40,13 +40,13 @@ import Testing
         #expect(SourceAddress.redacted(address) == shown)
     }
 
-    /// `sync --source` with an address of a backend this build lacks: exit 1, the reason and
+    /// `sync --source` with an address of a backend no build has (MySQL): exit 1, the reason and
     /// the backends there are, nothing written, no password.
     @Test func syncWithAnAddressNoDriverTakes() throws {
         let fixture = try SyncFixture()
         let url = try fixture.makePackage()
         let before = try sqliteDump(url.appendingPathComponent("data.gpkg").path)
-        let result = CLI.run(["sync", url.path, "--source", "PG:dbname=gis password=hunter2", "--json"])
+        let result = CLI.run(["sync", url.path, "--source", "mysql://crew:hunter2@db.example/gis", "--json"])
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains("\"kind\":\"source\"") || result.stderr.contains("\"kind\": \"source\""), "\(result.stderr)")
         #expect(result.stderr.contains("no source driver takes") && result.stderr.contains("GeoPackage"), "\(result.stderr)")

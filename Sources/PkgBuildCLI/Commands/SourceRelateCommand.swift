@@ -1,5 +1,6 @@
 import Geodatabase
 import Geometry
+import PostgreSQLSource
 
 /// `pkgbuild source relate SRC.gpkg --origin T.K --destination T.K`: declares a key-based
 /// relationship, so that extraction brings related rows along and sync keeps them together.
@@ -50,6 +51,12 @@ public struct SourceRelateCommand: Command {
     }
 
     public func run(_ context: CommandContext) throws {
+        if PostgreSQLSourceDriver().accepts(source) {
+            let outcome = try SourceRelator(address: source).declare(
+                origin: (origin.table, origin.column), destination: (destination.table, destination.column),
+                cardinality: cardinality, name: name)
+            return report(outcome.relationship, changed: outcome.changed, unmatched: outcome.unmatchedDestinationRows, context)
+        }
         let connection = try SourceCommand.open(source).connection
         let changesBefore = connection.totalChanges
         let relationship = try Relationship.declare(
@@ -57,7 +64,10 @@ public struct SourceRelateCommand: Command {
             destinationTable: destination.table, destinationKey: destination.column,
             cardinality: cardinality, name: name, in: connection)
         let changed = connection.totalChanges != changesBefore
-        let unmatched = try relationship.unmatchedDestinationRows(in: connection)
+        report(relationship, changed: changed, unmatched: try relationship.unmatchedDestinationRows(in: connection), context)
+    }
+
+    private func report(_ relationship: Relationship, changed: Bool, unmatched: Int, _ context: CommandContext) {
         if unmatched > 0 {
             context.warn("\(unmatched) row\(unmatched == 1 ? "" : "s") of \(relationship.destinationTable) "
                 + "\(unmatched == 1 ? "has" : "have") a \(relationship.destinationKey) that no "
