@@ -21,9 +21,11 @@ struct SourcePruneCommand: Command {
             log entry a row and needs no pruning.
             """,
         arguments: [
-            SourceCommand.anySourceArgument,
+            .positional("source", valueName: "SRC",
+                        help: "The PostgreSQL source: PG:\"dbname=... schemas=...\" or postgresql://...; the log is the whole database's."),
             .option("expire-after", valueName: "AGE",
-                    help: "Unregister replicas unused for longer than AGE: a whole number and a unit, s, m, h, d or w (30d)."),
+                    help: "Unregister the replicas unused for longer than AGE whose position the prune passes: "
+                        + "a whole number and a unit, s, m, h, d or w (30d)."),
             .json("result"),
         ])
 
