@@ -33,14 +33,17 @@ fuzz: bootstrap
 	@fuzz/run $(FUZZ_SECONDS)
 
 # The model-based sync test at length (Tests/Model): make soak SEED=7 STEPS=5000, with KINDS=
-# to choose the step kinds and SOAK_FLAGS=--shrink (or --pending-exit-2, --verbose, --keep DIR).
+# to choose the step kinds, BACKEND=postgresql for a PostGIS source (in the throwaway cluster
+# `make test` starts) and SOAK_FLAGS=--shrink (or --pending-exit-2, --verbose, --keep DIR).
 SEED ?= 1
 STEPS ?= 2000
 KINDS ?= attr,geom,insert,delete,revert,replace,swap,latin1,office,oneway,kill
+BACKEND ?= geopackage
 SOAK_FLAGS ?=
 soak: bootstrap
 	$(SWIFT) build
-	/usr/bin/python3 Tests/Model/driver.py --pkgbuild .build/debug/pkgbuild --seed $(SEED) --steps $(STEPS) --kinds $(KINDS) $(SOAK_FLAGS)
+	@scripts/with-pg-test-cluster /usr/bin/python3 Tests/Model/driver.py --pkgbuild .build/debug/pkgbuild \
+		--seed $(SEED) --steps $(STEPS) --kinds $(KINDS) --backend $(BACKEND) $(SOAK_FLAGS)
 
 clean:
 	rm -rf .build out bench/work

@@ -4,10 +4,11 @@ SIGKILLs, every sync checked against model.py's prediction.
 
     /usr/bin/python3 Tests/Model/driver.py --pkgbuild .build/debug/pkgbuild --seed 1 --steps 100
         [--kinds attr,geom,insert,delete,revert,replace,swap,latin1,office,oneway,kill]
+        [--backend geopackage|postgresql [--pg CONNINFO]]
         [--pending-exit-2] [--shrink] [--verbose] [--keep DIR]
 
 Runs under Debian's python3 (GDAL's bindings). GDAL and sqlite3 edit in this process; only
-pkgbuild runs as a subprocess. Exit 0 when every sync matched the model, 1 on the first
+pkgbuild (and psql, for a PostgreSQL source) runs as a subprocess. Exit 0 when every sync matched the model, 1 on the first
 mismatch (with the seed, the step, the steps so far and a diff).
 """
 
@@ -27,6 +28,7 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpkg      # noqa: E402
 import model     # noqa: E402
+import pg        # noqa: E402
 
 from osgeo import gdal, ogr, osr   # noqa: E402
 
@@ -59,21 +61,70 @@ def point(x, y, z):
     return ('geom', (1001, ((x, y, z),)))
 
 
+class GeoPackageSource:
+    """The source as a GeoPackage file, edited at the office by GDAL and sqlite3."""
+    name = 'geopackage'
+    office_clients = ['gdal', 'sqlite']
+    # Every text goes up byte for byte (SQLite stores what it is given).
+    utf8_only = False
+
+    def __init__(self, world):
+        self.address = os.path.join(world.dir, 'source.gpkg')
+        world.make_source(self.address)
+
+    def office_edits(self, kinds):
+        """What the office does: a REPLACE and Latin-1 text are SQLite's."""
+        return ['attr', 'attr', 'geom', 'insert', 'delete'] + (['replace'] if 'replace' in kinds else []) \
+            + (['latin1'] if 'latin1' in kinds else [])
+
+    def read_rows(self):
+        return gpkg.read_rows(self.address, TABLE, GEOM)
+
+    def drop(self):
+        pass
+
+
+class PostgreSQLSource:
+    """The source as a PostGIS table in a database of its own, loaded from the same generated
+    GeoPackage by ogr2ogr, edited at the office by psql and GDAL's PG driver."""
+    name = 'postgresql'
+    office_clients = ['gdal', 'psql']
+    # A UTF8 database cannot store Latin-1 bytes: such an upload is a constraint conflict.
+    utf8_only = True
+
+    def __init__(self, world, server):
+        generated = os.path.join(world.dir, 'generated.gpkg')
+        world.make_source(generated)
+        self.conninfo = pg.create_database(server)
+        pg.load(self.conninfo, generated, TABLE)
+        self.address = 'PG:' + self.conninfo
+
+    def office_edits(self, kinds):
+        """No REPLACE (PostgreSQL has none) and no Latin-1 text (a UTF8 database refuses it)."""
+        return ['attr', 'attr', 'geom', 'insert', 'delete']
+
+    def read_rows(self):
+        return pg.read_rows(self.conninfo, TABLE, GEOM)
+
+    def drop(self):
+        pg.drop_database(self.conninfo)
+
+
 class World:
     """The real files and the model side by side."""
 
-    def __init__(self, binary, directory, rng, kinds):
+    def __init__(self, binary, directory, rng, kinds, backend='geopackage', server=None):
         self.binary, self.dir, self.rng, self.kinds = binary, directory, rng, kinds
-        self.source_path = os.path.join(directory, 'source.gpkg')
         self.codes = 0
         self.sync_seconds = 0.5
         self.has_verify = True
         self.kills = 0
         self.pending_exit_2 = False
         self.ranks = {}
-        self.make_source()
+        self.database = PostgreSQLSource(self, server) if backend == 'postgresql' else GeoPackageSource(self)
+        self.source_path = self.database.address
         self.run_ok(['source', 'enable', self.source_path])
-        self.source = gpkg.read_rows(self.source_path, TABLE, GEOM)
+        self.source = self.database.read_rows()
         self.packages = {}
         for name, area in AREAS.items():
             path = self.package_path(name)
@@ -101,9 +152,9 @@ class World:
                                                           result.stdout, result.stderr))
         return result
 
-    def make_source(self):
+    def make_source(self, path):
         driver = ogr.GetDriverByName('GPKG')
-        ds = driver.CreateDataSource(self.source_path)
+        ds = driver.CreateDataSource(path)
         srs = osr.SpatialReference()
         srs.ImportFromEPSG(4326)
         layer = ds.CreateLayer(TABLE, srs, ogr.wkbPoint25D, ['GEOMETRY_NAME=' + GEOM, 'FID=fid'])
@@ -265,11 +316,15 @@ def ogr_set(feature, column, value):
 
 
 def gdal_write(path, gid, row):
-    """GDAL's layer API, opened for update: SetFeature, DeleteFeature or CreateFeature."""
+    """GDAL's layer API, opened for update: SetFeature, DeleteFeature or CreateFeature. path is
+    a GeoPackage or a PostgreSQL address (PG:..., where globalid is a uuid)."""
     ds = ogr.Open(path, 1)
     try:
         layer = ds.GetLayerByName(TABLE)
-        layer.SetAttributeFilter("upper(trim(globalid, '{}')) = '%s'" % gpkg.normalized_gid(gid))
+        if path.startswith('PG:'):
+            layer.SetAttributeFilter("globalid = '%s'" % gpkg.normalized_gid(gid))
+        else:
+            layer.SetAttributeFilter("upper(trim(globalid, '{}')) = '%s'" % gpkg.normalized_gid(gid))
         feature = layer.GetNextFeature()
         layer.SetAttributeFilter(None)
         if feature is None:
@@ -350,9 +405,8 @@ def choose_edit(world, kinds):
 def choose_office(world, kinds):
     rng = world.rng
     keys = world.ordered(world.source)
-    client = rng.choice(['gdal', 'sqlite'])
-    what = rng.choice(['attr', 'attr', 'geom', 'insert', 'delete'] + (['replace'] if 'replace' in kinds else [])
-                      + (['latin1'] if 'latin1' in kinds else []))
+    client = rng.choice(world.database.office_clients)
+    what = rng.choice(world.database.office_edits(kinds))
     step = {'kind': 'office', 'client': client, 'what': what}
     if what == 'insert' or not keys:
         return dict(step, what='insert', gid=world.new_gid(), row=world.new_row())
@@ -400,7 +454,7 @@ def apply_edit(world, step):
     try:
         changes = write_with_client(world, step, key, old, row, path)
     except (sqlite3.IntegrityError, RuntimeError) as refusal:
-        if 'UNIQUE' not in str(refusal):
+        if 'UNIQUE' not in str(refusal).upper():
             raise
         return                            # the client refused the edit (a unique value held): nothing changed
     for k, r in changes:
@@ -428,7 +482,9 @@ def write_with_client(world, step, key, old, row, path):
         client = step['client']
         if row is not None and any(v[0] == 'text' and not is_utf8(v[1]) for v in row.values()):
             client = 'sqlite'
-        if client == 'sqlite':
+        if client == 'psql':
+            pg.office_write(world.database.conninfo, TABLE, step['gid'], row, exists=old is not None)
+        elif client == 'sqlite':
             sqlite_write(path, step['gid'], row)
         elif client == 'gdal':
             gdal_write(path, step['gid'], row)
@@ -475,7 +531,8 @@ def apply_sync(world, step):
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     world.sync_seconds = 0.7 * world.sync_seconds + 0.3 * (time.monotonic() - began)
     package = world.packages[step['package']]
-    code, source, predicted = model.sync(world.source, package, step['direction'], step['policy'], GEOM, UNIQUE)
+    code, source, predicted = model.sync(world.source, package, step['direction'], step['policy'], GEOM, UNIQUE,
+                                         utf8_only=world.database.utf8_only)
     world.source, world.packages[step['package']] = source, predicted
     problems = []
     if world.pending_exit_2 and code == 0 and result.returncode == 2 and report_status(result) == 'completed-with-pending':
@@ -483,7 +540,7 @@ def apply_sync(world, step):
     if result.returncode != code:
         problems.append('exit %d, the model expects %d\n%s%s' % (result.returncode, code, result.stdout,
                                                                  result.stderr))
-    problems += compare('source', world.source, gpkg.read_rows(world.source_path, TABLE, GEOM))
+    problems += compare('source', world.source, world.database.read_rows())
     for name in sorted(world.packages):
         problems += compare(name, world.packages[name].rows, gpkg.read_rows(world.data_path(name), TABLE, GEOM))
     if world.has_verify:
@@ -569,8 +626,9 @@ def execute(arguments, replay=None, quiet=False):
     directory = arguments.keep or tempfile.mkdtemp(prefix='pkgbuild-model-')
     os.makedirs(directory, exist_ok=True)
     steps = []
+    world = None
     try:
-        world = World(os.path.abspath(arguments.pkgbuild), directory, rng, kinds)
+        world = World(os.path.abspath(arguments.pkgbuild), directory, rng, kinds, arguments.backend, arguments.pg)
         world.pending_exit_2 = arguments.pending_exit_2
         for number in range(1, (len(replay) if replay is not None else arguments.steps) + 1):
             if replay is not None:
@@ -590,13 +648,25 @@ def execute(arguments, replay=None, quiet=False):
     except Undecided as note:
         print('seed %d: stopped at step %d, undecided: %s' % (arguments.seed, len(steps), note))
     except Mismatch as failure:
-        return steps, str(failure), directory
+        return steps, str(failure) + kept_database(world, arguments, quiet), directory
     except Exception as failure:      # a driver or client error: shown like a mismatch
-        return steps, '%s: %s' % (type(failure).__name__, failure), directory
+        return steps, '%s: %s' % (type(failure).__name__, failure) + kept_database(world, arguments, quiet), directory
+    world.database.drop()
     if not quiet:
         print('seed %d: %d steps (%d syncs, %d killed mid-run) matched the model' % (
             arguments.seed, len(steps), sum(s['kind'] in ('sync', 'kill') for s in steps), world.kills))
     return steps, None, directory
+
+
+def kept_database(world, arguments, quiet):
+    """After a failure, a PostgreSQL source is kept for a look (its cluster may be throwaway),
+    but not a shrinking replay's."""
+    if world is None or world.database.name != 'postgresql':
+        return ''
+    if quiet and not arguments.keep:
+        world.database.drop()
+        return ''
+    return '\nsource kept: %s' % world.database.address
 
 
 def shrink(arguments, steps):
@@ -620,8 +690,8 @@ def shrink(arguments, steps):
 
 
 def report(arguments, steps, failure, heading):
-    print('%s: seed %d, step %d of %d, kinds %s' % (heading, arguments.seed, len(steps), arguments.steps,
-                                                   ','.join(arguments.kinds)))
+    print('%s: seed %d, step %d of %d, kinds %s, backend %s' % (heading, arguments.seed, len(steps), arguments.steps,
+                                                               ','.join(arguments.kinds), arguments.backend))
     for number, step in enumerate(steps, 1):
         print('%4d %s' % (number, json.dumps(encode(step), ensure_ascii=False)))
     print('--- model vs files after step %d:' % len(steps))
@@ -653,6 +723,11 @@ def main():
     parser.add_argument('--kinds', default=','.join(ALL_KINDS),
                         type=lambda s: [k for k in s.split(',') if k],
                         help='step kinds, of: ' + ','.join(ALL_KINDS))
+    parser.add_argument('--backend', choices=['geopackage', 'postgresql'], default='geopackage',
+                        help='the source: a GeoPackage file, or a PostGIS table in a fresh database')
+    parser.add_argument('--pg', default=os.environ.get('PKGBUILD_TEST_PG'),
+                        help='libpq conninfo of a PostgreSQL server (a superuser, PostGIS in template1) '
+                             'for --backend postgresql; PKGBUILD_TEST_PG by default')
     parser.add_argument('--pending-exit-2', action='store_true',
                         help="accept exit 2 for a sync that completed leaving edits pending (the code's "
                              "behaviour before issue 10's exit codes; the contract says 0)")
@@ -663,6 +738,9 @@ def main():
     unknown = [k for k in arguments.kinds if k not in ALL_KINDS]
     if unknown:
         parser.error('unknown step kind(s) %s; the kinds are %s' % (','.join(unknown), ','.join(ALL_KINDS)))
+    if arguments.backend == 'postgresql' and not arguments.pg:
+        parser.error('--backend postgresql needs --pg CONNINFO or PKGBUILD_TEST_PG '
+                     '(scripts/with-pg-test-cluster starts a throwaway cluster and sets it)')
     sys.exit(run(arguments))
 
 

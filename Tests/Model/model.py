@@ -25,6 +25,10 @@ A sync is a per-column three-way merge of base, package and the source's row now
     both sides, and the sync exits 2 (only 'resolve --take source' discards the change).
     Rows go up in any order that frees each unique value before another row takes it; an
     exchange of two values has no such order and is refused.
+  - a result the source cannot hold is refused the same way: at a source that stores UTF-8
+    text only (a PostgreSQL database in UTF8, as every PostgreSQL source the tests use), text
+    that is not UTF-8 (Latin-1 bytes) is a constraint conflict, the edit kept in the package
+    byte for byte. A GeoPackage source stores every text as given.
 Directions: 'upload' carries local changes up only, 'download' source changes down only,
 'bidirectional' both. A change the direction does not carry stays pending (exit 0); a
 source change to a row with a pending local change waits for that change to be settled.
@@ -134,8 +138,22 @@ def clashes(rows, key, result, unique_columns):
     return False
 
 
-def sync(source, package, direction, policy, geometry_column, unique_columns=()):
-    """One uninterrupted sync. source: key -> row. Returns (exit code, new source, new package)."""
+def storable(result, utf8_only):
+    """Whether the source can hold a row's result (a deletion it always can)."""
+    if result is None or not utf8_only:
+        return True
+    for kind, value in result.values():
+        if kind == 'text':
+            try:
+                value.decode('utf-8')
+            except UnicodeDecodeError:
+                return False
+    return True
+
+
+def sync(source, package, direction, policy, geometry_column, unique_columns=(), utf8_only=False):
+    """One uninterrupted sync. source: key -> row. Returns (exit code, new source, new package).
+    utf8_only: the source stores UTF-8 text only (PostgreSQL), refusing other text."""
     up = direction in (UPLOAD, BIDIRECTIONAL)
     down = direction in (DOWNLOAD, BIDIRECTIONAL)
     new_source, new_package = dict(source), package.copy()
@@ -154,10 +172,12 @@ def sync(source, package, direction, policy, geometry_column, unique_columns=())
             new_package.base.pop(key, None)
         # The source checks a UNIQUE value at each row it writes: rows go up in any order
         # that frees each value before another row takes it; what no order lets through (an
-        # exchange of two values, a value another source row keeps) is refused.
+        # exchange of two values, a value another source row keeps) is refused, and so is a
+        # result the source cannot store.
         trial, waiting = dict(source), dict(settled)
         while True:
-            applied = [k for k, result in waiting.items() if not clashes(trial, k, result, unique_columns)]
+            applied = [k for k, result in waiting.items()
+                       if storable(result, utf8_only) and not clashes(trial, k, result, unique_columns)]
             if not applied:
                 break
             for key in applied:

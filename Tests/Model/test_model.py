@@ -142,6 +142,22 @@ class ModelTests(unittest.TestCase):
         code, s, p = self.sync(source, package, direction=model.UPLOAD)
         self.assertEqual((code, K2 in p.rows), (0, False))
 
+    def test_text_a_utf8_only_source_cannot_store_is_refused_and_kept(self):
+        latin1 = {'name': ('text', b'Do\xf1a')}
+        for policy in (model.FAIL, model.SOURCE_WINS, model.PACKAGE_WINS):
+            source, package = start(A=row(), B=row(code='C2'))
+            package.write(K, dict(row(), **latin1))
+            package.write(K2, row(name='field', code='C2'))
+            code, s, p = model.sync(source, package, model.BIDIRECTIONAL, policy, G, (('t', 'code'),), utf8_only=True)
+            moved = policy != model.FAIL                     # under fail nothing changes
+            self.assertEqual((code, s[K], p.rows[K]['name'], list(p.pending())),
+                             (2, row(), latin1['name'], [K] if moved else [K, K2]))
+            self.assertEqual(s[K2]['name'], ('text', b'field' if moved else b'a'))
+        # A GeoPackage source stores it as given.
+        source, package = start(A=row())
+        package.write(K, dict(row(), **latin1))
+        self.assertEqual(self.sync(source, package)[1][K]['name'], latin1['name'])
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -6,6 +6,8 @@ import Testing
 /// random syncs (policies, directions) and SIGKILLs, each sync checked against an independent
 /// model of the contract (Tests/Model/model.py) by the driver (Tests/Model/driver.py), which
 /// runs under Debian's python3 for GDAL's bindings. `make soak SEED=.. STEPS=..` runs longer.
+/// One suite for both backends: the source a GeoPackage, or a PostGIS table (a database of its
+/// own in the cluster of `make test`, edited at the office by psql and GDAL's PG driver).
 @Suite(.serialized) struct ModelBasedSyncTests {
     static let binary = TestData.root.appendingPathComponent(".build/debug/pkgbuild").path
     static let driver = TestData.root.appendingPathComponent("Tests/Model/driver.py").path
@@ -18,11 +20,19 @@ import Testing
     static let passingKinds: Set<String> = ["attr", "geom", "insert", "delete", "revert", "replace", "swap",
                                             "latin1", "office", "oneway", "kill"]
 
+    /// The driver's --backend.
+    enum Backend: String, Sendable {
+        case geopackage, postgresql
+    }
+
     struct Run: Sendable, CustomTestStringConvertible {
         var seed: Int
         var steps: Int
         var kinds: Set<String>
-        var testDescription: String { "seed \(seed), \(steps) steps, \(kinds.sorted().joined(separator: ","))" }
+        var backend: Backend = .geopackage
+        var testDescription: String {
+            "\(backend.rawValue): seed \(seed), \(steps) steps, \(kinds.sorted().joined(separator: ","))"
+        }
     }
 
     static let edits: Set<String> = ["attr", "insert", "delete"]
@@ -64,7 +74,21 @@ import Testing
         // Found by soak seed 37 (step 769, verify): an upload-only sync did not record the
         // settled row that had to wait as deferred, so no later download brought it.
         Run(seed: 37, steps: 769, kinds: passingKinds),
+    ] + postgreSQLRuns
+
+    /// At a PostgreSQL source (beside the cluster of `make test` only): the same kinds, the
+    /// office's edits those psql and GDAL can make (no REPLACE, no Latin-1 text), Latin-1
+    /// text from the field refused by the UTF8 database and kept in the package.
+    static let postgreSQLRuns: [Run] = [
+        Run(seed: 1, steps: 80, kinds: passingKinds, backend: .postgresql),
+        Run(seed: 2, steps: 80, kinds: passingKinds, backend: .postgresql),
+        Run(seed: 3, steps: 80, kinds: passingKinds, backend: .postgresql),
     ]
+
+    /// The runs this machine can make: PostgreSQL's beside the test cluster only.
+    static var availableRuns: [Run] {
+        runs.filter { $0.kinds.isSubset(of: passingKinds) && ($0.backend != .postgresql || PostgreSQLTestServer.isAvailable) }
+    }
 
     /// The model's own rules by example (Tests/Model/test_model.py), before it judges pkgbuild.
     @Test func modelStatesTheRules() throws {
@@ -75,7 +99,7 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
-    @Test(arguments: runs.filter { $0.kinds.isSubset(of: passingKinds) })
+    @Test(arguments: availableRuns)
     func modelPredictsEverySync(_ run: Run) throws {
         try drive(run)
     }
@@ -84,8 +108,8 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build the executable first")
         let result = try runProcess("/usr/bin/python3", [
             Self.driver, "--pkgbuild", Self.binary, "--seed", String(run.seed), "--steps", String(run.steps),
-            "--kinds", run.kinds.sorted().joined(separator: ","),
-        ], environment: Self.environment)
+            "--kinds", run.kinds.sorted().joined(separator: ","), "--backend", run.backend.rawValue,
+        ] + (run.backend == .postgresql ? ["--pg", PostgreSQLTestServer.superuser] : []), environment: Self.environment)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }
