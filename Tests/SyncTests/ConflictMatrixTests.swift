@@ -9,8 +9,10 @@ import Testing
 
 /// Every cell of the conflict matrix: {insert, update, delete, no change} in the package
 /// against {insert, update of the same column, of another column, to the same value, delete,
-/// no change} at the source, for an attribute and for the geometry, under each policy. Each
-/// checks the rows on both sides afterwards.
+/// no change} at the source, for an attribute and for the geometry, under each policy, against
+/// a GeoPackage source and a PostGIS one. The office's edits are made by its own client
+/// (SQLite on the file; psql), and each cell checks the rows on both sides afterwards, the
+/// source's read by that client too.
 @Suite struct ConflictMatrixTests {
     enum PackageOp: String, CaseIterable, Sendable { case insert, update, delete, none }
     enum SourceOp: String, CaseIterable, Sendable { case insert, updateSame, updateOther, updateSameValue, delete, none }
@@ -33,6 +35,19 @@ import Testing
         }
     }
 
+    /// The backends the matrix runs against (the in-memory one is held to the same behaviour by
+    /// the suites of SourceBackendFixture).
+    static let backends = [SourceBackend.geoPackage, .postgreSQL].filter(SourceBackend.available.contains)
+
+    /// Every PostgreSQL cell syncs a copy of one PostGIS source and its package (a database
+    /// made from it as a template, the package by VACUUM INTO): loading and enabling a source
+    /// and cutting a package from it for each of the 144 cells would cost minutes.
+    static let postGISStart = SharedSourceFixture { try SourceBackendFixture(.postgreSQL) }
+
+    static func fixture(_ backend: SourceBackend) throws -> SourceBackendFixture {
+        backend == .postgreSQL ? try postGISStart.copy() : try SourceBackendFixture(backend)
+    }
+
     /// The column each side edits, and the other column.
     static func columns(_ kind: Kind) -> (same: String, other: String) {
         kind == .attribute ? ("name", "type") : ("geom", "name")
@@ -51,15 +66,13 @@ import Testing
         kind == .attribute ? packageValue(kind) : pointBlob(-150.0, 61.5, envelope: .xy)
     }
 
-    @Test(arguments: cells)
-    func cell(_ cell: Cell) throws {
-        let fixture = try SyncFixture()
-        let url = try fixture.makePackage()
-        let package = try fixture.openPackage(url)
-        let source = try fixture.openSource()
-        let (same, other) = Self.columns(cell.kind)
-        let rowID = try #require(try source.connection.scalar("SELECT globalid FROM airports WHERE name = ?", [.text(Self.rowName)])?.stringValue)
-
+    @Test(arguments: cells, backends)
+    func cell(_ cell: Cell, _ backend: SourceBackend) throws {
+        let f = try Self.fixture(backend)
+        let package = try f.base.openPackage(f.url)
+        let same = Self.columns(cell.kind).same
+        let rowID = try #require(try package.connection.scalar("SELECT globalid FROM airports WHERE name = ?",
+                                                               [.text(Self.rowName)])?.stringValue)
         switch cell.package {
         case .insert:
             try package.connection.execute("INSERT INTO airports (geom, name, type) VALUES (?, 'Field strip', 'small')",
@@ -71,55 +84,47 @@ import Testing
             try package.connection.execute("DELETE FROM airports WHERE globalid = ?", [.text(rowID)])
         case .none: break
         }
-        switch cell.source {
-        case .insert:
-            try source.connection.execute("INSERT INTO airports (geom, name, type) VALUES (?, 'Office strip', 'small')",
-                                          [pointBlob(-152.0, 60.5)])
-        case .updateSame:
-            try source.connection.execute("UPDATE airports SET \"\(same)\" = ? WHERE globalid = ?",
-                                          [Self.sourceValue(cell.kind), .text(rowID)])
-        case .updateOther:
-            let value: SQLiteValue = other == "type" ? .text("closed") : .text("Anchorage (renamed)")
-            try source.connection.execute("UPDATE airports SET \"\(other)\" = ? WHERE globalid = ?", [value, .text(rowID)])
-        case .updateSameValue:
-            try source.connection.execute("UPDATE airports SET \"\(same)\" = ? WHERE globalid = ?",
-                                          [Self.sameValueAgain(cell.kind), .text(rowID)])
-        case .delete:
-            try source.connection.execute("DELETE FROM airports WHERE globalid = ?", [.text(rowID)])
-        case .none: break
-        }
-        let packageBefore = try contents(package.connection, "airports")
-        let sourceBefore = try contents(source.connection, "airports")
-        let insertedInPackage = packageBefore.keys.filter { packageBefore[$0]?["name"] == "'Field strip'" }
-        let insertedAtSource = sourceBefore.keys.filter { id in
-            sourceBefore[id]?["name"] == "'Office strip'"
-        }
+        try Self.officeEdit(cell, rowID: rowID, in: f)
+        let before = Sides(package: try contents(package.connection, "airports"), source: try f.sourceContents("airports"))
+        let writesBefore = try f.sourceWrites()
 
-        // What the matrix says.
-        let conflict: Bool
-        switch (cell.package, cell.source) {
-        case (.update, .updateSame), (.update, .delete): conflict = true
-        case (.delete, .updateSame), (.delete, .updateOther), (.delete, .updateSameValue): conflict = true
-        default: conflict = false
-        }
-        let stopped = conflict && cell.policy == .fail
-
-        let report = try fixture.sync(url, policy: cell.policy)
-        let packageAfter = try contents(package.connection, "airports")
-        let sourceAfter = try contents(source.connection, "airports")
+        let conflict = Self.conflicts(cell)
+        let report = try f.sync(policy: cell.policy)
+        let after = Sides(package: try contents(package.connection, "airports"), source: try f.sourceContents("airports"))
 
         #expect(report.conflicts.isEmpty == !conflict, "\(report.conflicts)")
-        if stopped {
+        if conflict && cell.policy == .fail {
             #expect(report.status == .stoppedOnConflicts)
-            #expect(packageAfter == packageBefore)
-            #expect(sourceAfter == sourceBefore)
+            #expect(after.package == before.package)
+            #expect(after.source == before.source)
+            #expect(try f.sourceWrites() == writesBefore, "nothing was written at the source")
             let recorded = try ConflictStore.open(in: package.connection)
             #expect(recorded.count == report.conflicts.count && !recorded.isEmpty)
             return
         }
         #expect(report.status == .completed)
+        Self.expectRows(cell, row: SQL.literal(rowID), before: before, after: after)
+        #expect(try PackageChangeTracking(connection: package.connection).pendingChanges().isEmpty)
+    }
 
-        // Row R on both sides.
+    /// The airports of both sides by global id (keys and values as `contents` writes them).
+    struct Sides {
+        var package: [String: [String: String]]
+        var source: [String: [String: String]]
+    }
+
+    /// What the matrix says: which cells conflict.
+    static func conflicts(_ cell: Cell) -> Bool {
+        switch (cell.package, cell.source) {
+        case (.update, .updateSame), (.update, .delete): true
+        case (.delete, .updateSame), (.delete, .updateOther), (.delete, .updateSameValue): true
+        default: false
+        }
+    }
+
+    /// Row R on both sides as the policy settles it; inserts travel both ways with their
+    /// global ids; every package row equals its source row.
+    static func expectRows(_ cell: Cell, row key: String, before: Sides, after: Sides) {
         enum Expect { case absent, package, source, merged }
         let expect: Expect
         switch (cell.package, cell.source) {
@@ -132,29 +137,30 @@ import Testing
         case (_, .delete): expect = .absent
         default: expect = .source
         }
+        let same = columns(cell.kind).same
         let expected: [String: String]?
         switch expect {
         case .absent: expected = nil
-        case .package: expected = packageBefore[rowID]
-        case .source: expected = sourceBefore[rowID]
+        case .package: expected = before.package[key]
+        case .source: expected = before.source[key]
         case .merged:
-            var row = sourceBefore[rowID]
-            row?[same] = packageBefore[rowID]?[same]
+            var row = before.source[key]
+            row?[same] = before.package[key]?[same]
             expected = row
         }
-        #expect(packageAfter[rowID] == expected, "package row")
-        #expect(sourceAfter[rowID] == expected, "source row")
+        if expect != .absent { #expect(expected != nil, "row R was there to be kept") }
+        #expect(after.package[key] == expected, "package row")
+        #expect(after.source[key] == expected, "source row")
 
-        // Inserts travel both ways, with their global ids.
+        let insertedInPackage = before.package.keys.filter { before.package[$0]?["name"] == "'Field strip'" }
+        let insertedAtSource = before.source.keys.filter { before.source[$0]?["name"] == "'Office strip'" }
+        #expect(insertedInPackage.count == (cell.package == .insert ? 1 : 0))
+        #expect(insertedAtSource.count == (cell.source == .insert ? 1 : 0))
         for id in insertedInPackage {
-            #expect(sourceAfter[id] == packageBefore[id])
-            #expect(packageAfter[id] == packageBefore[id])
+            #expect(after.source[id] == before.package[id])
+            #expect(after.package[id] == before.package[id])
         }
-        for id in insertedAtSource {
-            #expect(packageAfter[id] == sourceBefore[id])
-        }
-        // Every package row equals its source row; nothing is left pending.
-        for (id, row) in packageAfter { #expect(sourceAfter[id] == row, "row \(id)") }
-        #expect(try PackageChangeTracking(connection: package.connection).pendingChanges().isEmpty)
+        for id in insertedAtSource { #expect(after.package[id] == before.source[id]) }
+        for (id, row) in after.package { #expect(after.source[id] == row, "row \(id)") }
     }
 }

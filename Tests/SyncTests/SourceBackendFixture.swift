@@ -49,11 +49,15 @@ final class SourceBackendFixture {
     ///     then enforces itself).
     ///   - arguments: more arguments of `pkgbuild create` (a `--where`).
     ///   - source: the GeoPackage in testdata the source is a copy of, and `box` the area.
+    ///   - seed: writes to that GeoPackage copy (sync-enabled) before anything is made of it,
+    ///     so every backend starts from the same rows.
     init(_ backend: SourceBackend, prepare: [String] = [], arguments: [String] = [],
          source: String = "demo/alaska_source.gpkg",
-         box: (minX: Double, minY: Double, maxX: Double, maxY: Double) = SyncFixture.area) throws {
+         box: (minX: Double, minY: Double, maxX: Double, maxY: Double) = SyncFixture.area,
+         seed: (SyncFixture) throws -> Void = { _ in }) throws {
         self.backend = backend
         base = try SyncFixture(source: source)
+        try seed(base)
         switch backend {
         case .geoPackage, .memory:
             for sql in prepare { try ogrSQL(base.sourcePath, sql) }
@@ -70,6 +74,17 @@ final class SourceBackendFixture {
             for sql in prepare { try postGIS.psql(sql) }
             registry = SourceRegistry([PostgreSQLSourceDriver()])
         }
+    }
+
+    /// A fixture of parts already made (an identical copy of another: `copy()`).
+    init(backend: SourceBackend, base: SyncFixture, url: URL, memory: InMemorySource, postGIS: PostGISSource?,
+         registry: SourceRegistry) {
+        self.backend = backend
+        self.base = base
+        self.url = url
+        self.memory = memory
+        self.postGIS = postGIS
+        self.registry = registry
     }
 
     private static func enable(_ postGIS: PostGISSource) throws {

@@ -27,6 +27,13 @@ public final class PostGISSource: @unchecked Sendable {
         }
     }
 
+    /// An identical copy of `other` in a database of its own (see
+    /// ``PostgreSQLTestDatabase/init(copyOf:)``): far cheaper than loading the layers again.
+    public init(copyOf other: PostGISSource) throws {
+        database = try PostgreSQLTestDatabase(copyOf: other.database)
+        address = "PG:\(database.conninfo)"
+    }
+
     /// psql against the database: the independent judge.
     @discardableResult
     public func psql(_ sql: String) throws -> String {

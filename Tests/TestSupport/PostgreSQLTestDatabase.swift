@@ -37,6 +37,15 @@ public final class PostgreSQLTestDatabase: @unchecked Sendable {
                                       conninfo: PostgreSQLTestServer.conninfo(database: "postgres"))
     }
 
+    /// A copy of `other` (`CREATE DATABASE ... TEMPLATE`): its tables, rows, triggers and
+    /// sequences as they are now. Nobody may be connected to `other` meanwhile.
+    public init(copyOf other: PostgreSQLTestDatabase) throws {
+        name = PostgreSQLTestServer.uniqueName("test")
+        conninfo = PostgreSQLTestServer.conninfo(database: name)
+        try PostgreSQLTestServer.psql("CREATE DATABASE \(name) TEMPLATE \(other.name)",
+                                      conninfo: PostgreSQLTestServer.conninfo(database: "postgres"))
+    }
+
     deinit {
         _ = try? PostgreSQLTestServer.psql("DROP DATABASE IF EXISTS \(name) WITH (FORCE)",
                                            conninfo: PostgreSQLTestServer.conninfo(database: "postgres"))
