@@ -62,9 +62,13 @@ struct LogPruningTests {
         let plot = try db.register("plots.pkg", schema: "field")  // pending, never synced
         let early = try db.logChange(table: "parks")
         let park = try db.register("denali.pkg", schema: "public")
-        try db.registry().recordSync(replicaID: park.id, syncID: "s1", generation: try db.currentXmin())
+        let parkGeneration = try db.currentXmin()
+        try db.registry().recordSync(replicaID: park.id, syncID: "s1", generation: parkGeneration)
         let pruned = try LogPruning.prune(db.connection, expireAfterSeconds: nil, displayName: "test")
-        #expect(pruned.prunedBefore == plot.extractionGeneration && pruned.deletedRows == 0 && pruned.heldBy?.schema == "field")
+        #expect(pruned.prunedBefore == plot.extractionGeneration && pruned.deletedRows == 0)
+        // Transaction ids are the cluster's: another test's open transaction can hold the xmin,
+        // and then both replicas stand at one position and either may be named.
+        #expect(pruned.heldBy?.schema == "field" || parkGeneration == plot.extractionGeneration, "\(String(describing: pruned.heldBy))")
         #expect(try remainingIDs(db) == [early.id])
         try db.registry("field").unregisterReplica(id: plot.id, by: "test", successor: nil)
         try db.registry("public").unregisterReplica(id: park.id, by: "test", successor: nil)
