@@ -14,6 +14,13 @@ public enum PostgreSQLQuoting {
         return String(result)
     }
 
+    /// A text array literal (`{"a","b"}`) to bind as one parameter (`$1::text[]`): each
+    /// element in double quotes, backslashes and quotes escaped, so no element can end it.
+    public static func textArray(_ values: [String]) -> String {
+        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}"
+    }
+
     /// `schema.name`, each quoted.
     public static func qualified(_ schema: String, _ name: String) -> String {
         identifier(schema) + "." + identifier(name)

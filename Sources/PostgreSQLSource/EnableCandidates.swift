@@ -56,7 +56,7 @@ enum EnableCandidates {
                    (SELECT i.indnatts FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary)
             FROM pg_attribute a WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
             """, [.int(oid)])
-        let keys = columns.filter { (try? $0.bool(4)) == true }
+        let keys = try columns.filter { try $0.bool(4) == true }
         guard let key = keys.first else { return .failure(Problem(text: "it has no primary key")) }
         let keyName = key.string(0) ?? ""
         guard keys.count == 1, (try key.int(5)) == 1 else {

@@ -97,7 +97,7 @@ public enum LogPruning {
     /// Every replica (any schema) but `excluded`, lowest generation first.
     static func replicaHolds(_ connection: Connection, excluding excluded: [String]) throws -> [ReplicaHold] {
         try connection.query("\(holdSelect) WHERE NOT (replica_id = ANY($1::text[])) ORDER BY 4, 1",
-                             [.text(postgreSQLArray(excluded))]).map(hold(from:))
+                             [.text(PostgreSQLQuoting.textArray(excluded))]).map(hold(from:))
     }
 
     static let holdSelect = """
@@ -109,12 +109,6 @@ public enum LogPruning {
     static func hold(from row: Row) throws -> ReplicaHold {
         ReplicaHold(id: row.string(0) ?? "", schema: row.string(1) ?? "", name: row.string(2),
                     generation: try int64(row, 3), lastUsed: row.string(4) ?? "")
-    }
-
-    /// A text array literal (`{"a","b"}`), each element quoted.
-    static func postgreSQLArray(_ values: [String]) -> String {
-        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
     }
 
     /// Seconds in an age as people write it: a whole number and a unit, `30d`, `12h`, `90m`,

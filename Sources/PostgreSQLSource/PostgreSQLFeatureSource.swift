@@ -77,20 +77,7 @@ public final class PostgreSQLFeatureSource: FeatureSource {
     }
 
     public func spatialReferenceSystem(id: Int64) throws -> SpatialReferenceInfo? {
-        let row = try reading {
-            try connection.queryFirst("SELECT auth_name, auth_srid, srtext FROM spatial_ref_sys WHERE srid = $1", [.text(String(id))])
-        }
-        guard let row, let definition = row.string(2), !definition.isEmpty else { return nil }
-        return SpatialReferenceInfo(srsID: id, name: Self.name(ofWKT: definition) ?? "srid \(id)",
-                                    organization: row.string(0) ?? "NONE",
-                                    organizationCoordsysID: Int64(try row.int(1) ?? Int(id)), definition: definition)
-    }
-
-    /// The name a WKT definition gives its system (`GEOGCS["WGS 84",…` is `WGS 84`).
-    static func name(ofWKT wkt: String) -> String? {
-        guard let open = wkt.firstIndex(of: "\"") else { return nil }
-        let rest = wkt[wkt.index(after: open)...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        try reading { try SpatialReferenceCatalog.system(id: id, on: connection) }
     }
 
     public func isSyncEnabled() throws -> Bool {

@@ -16,17 +16,23 @@ extension PostgreSQLSyncSource {
     /// - Throws: ``SourceError`` (`unusable`) for a package without a cursor or with one no
     ///   PostgreSQL source wrote: reading changes from a guess could skip some for ever.
     public func position(cursor: String?, generation: Int64) throws -> SourcePosition {
-        guard let cursor, let read = ChangeCursor(cursor) else {
-            throw SourceError(.unusable, "source \(displayName): the package's change-log position '\(cursor ?? "none")' "
+        try changeCursor(cursor).position
+    }
+
+    /// The snapshot a cursor holds.
+    /// - Throws: ``SourceError`` (`unusable`) for none, or text no PostgreSQL source wrote.
+    private func changeCursor(_ text: String?) throws -> ChangeCursor {
+        guard let text, let cursor = ChangeCursor(text) else {
+            throw SourceError(.unusable, "source \(displayName): the package's change-log position '\(text ?? "none")' "
                 + "was not written by a PostgreSQL source")
         }
-        return read.position
+        return cursor
     }
 
     /// The log is whole since `position` unless `source prune` removed rows the package has
     /// not read (its replica expired meanwhile).
     public func checkChangeLog(since position: SourcePosition, excludingReplica replicaID: String, tables: [String]) throws {
-        guard let cursor = ChangeCursor(position.cursor) else { return }
+        let cursor = try changeCursor(position.cursor)
         let pruned = try connection.queryFirst("SELECT value FROM pkgbuild.settings WHERE key = 'pruned_before'")?
             .string(0).flatMap { Int64($0) } ?? 0
         guard cursor.xmin >= pruned else {
@@ -40,10 +46,7 @@ extension PostgreSQLSyncSource {
     /// changes; a row whose last change was the replica's own upload is left out.
     public func forEachChange(since position: SourcePosition, excludingReplica replicaID: String, tables: [String],
                               _ body: (SourceRowChange) throws -> Void) throws {
-        guard let cursor = ChangeCursor(position.cursor) else {
-            _ = try self.position(cursor: position.cursor, generation: position.generation)
-            return
-        }
+        let cursor = try changeCursor(position.cursor)
         try connection.forEachRow(throughCursor: """
             SELECT table_name, '{' || upper(globalid::text) || '}' FROM (
                 SELECT DISTINCT ON (table_name, globalid) table_name, globalid, id, replica_id FROM pkgbuild.changes
@@ -51,15 +54,9 @@ extension PostgreSQLSyncSource {
                   AND txid >= $3::text::xid8 AND NOT pg_visible_in_snapshot(txid, $4::pg_snapshot)
                 ORDER BY table_name, globalid, id DESC) AS last
             WHERE replica_id IS DISTINCT FROM $5 ORDER BY id
-            """, [.text(database.schema), .text(Self.arrayLiteral(tables)), .text(String(cursor.xmin)),
+            """, [.text(database.schema), .text(PostgreSQLQuoting.textArray(tables)), .text(String(cursor.xmin)),
                   .text(cursor.snapshot), .text(replicaID)]) { row in
             try body(SourceRowChange(table: row.string(0) ?? "", globalID: row.string(1) ?? ""))
         }
-    }
-
-    /// A text[] literal of `names` (each quoted, so no name can break out of it).
-    static func arrayLiteral(_ names: [String]) -> String {
-        "{" + names.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
     }
 }

@@ -33,7 +33,7 @@ extension PostgreSQLSyncSource {
             _ = try connection.execute("""
                 SELECT 1 FROM \(database.qualified(tracked.catalog.name)) WHERE \(gid(tracked)) = ANY ($1::uuid[])
                 ORDER BY \(gid(tracked)) FOR UPDATE
-                """, [.text(Self.arrayLiteral(chunk))])
+                """, [.text(PostgreSQLQuoting.textArray(chunk))])
         }
     }
 
