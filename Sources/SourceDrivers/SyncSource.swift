@@ -67,6 +67,10 @@ public protocol SyncSource: AnyObject {
 
     /// The row of that global id (the shape's columns), or nil.
     func row(_ globalID: String, in table: TableShape) throws -> SourceRow?
+    /// The rows of these global ids, one entry per id in its order (nil where the source has
+    /// none): sync reads an upload's rows a batch at a time, and a driver whose every
+    /// statement is a round trip answers a batch with one.
+    func rows(_ globalIDs: [String], in table: TableShape) throws -> [SourceRow?]
     /// The global ids of the rows whose `column` equals `value` (a relationship key).
     func globalIDs(in table: TableShape, where column: String, equals value: SourceValue) throws -> [String]
     /// Every row of the table, ordered by the bytes of its global id (as SQLite orders text;
@@ -97,6 +101,10 @@ public protocol SyncSource: AnyObject {
     /// Writes one row, in the open write transaction. A row the source refuses leaves
     /// nothing behind and the transaction open: the outcome says why.
     func apply(_ write: SourceWrite, in table: TableShape) throws -> SourceWriteOutcome
+    /// Writes these rows in their order, in the open write transaction, as ``apply(_:in:)``
+    /// writes each: one outcome per write, in order; a refused row leaves nothing behind and
+    /// the rows after it are still written.
+    func apply(_ writes: [SourceWrite], in table: TableShape) throws -> [SourceWriteOutcome]
 
     // MARK: Replica registry
 
@@ -124,6 +132,16 @@ public protocol SyncSource: AnyObject {
 extension SyncSource {
     /// Nothing to lock: the write transaction holds the whole source.
     public func lockRows(_ globalIDs: [String], in table: TableShape) throws {}
+
+    /// One ``row(_:in:)`` each: a database on the same machine answers those fast.
+    public func rows(_ globalIDs: [String], in table: TableShape) throws -> [SourceRow?] {
+        try globalIDs.map { try row($0, in: table) }
+    }
+
+    /// One ``apply(_:in:)`` each.
+    public func apply(_ writes: [SourceWrite], in table: TableShape) throws -> [SourceWriteOutcome] {
+        try writes.map { try apply($0, in: table) }
+    }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func withTransaction<T>(_ purpose: SourceTransaction, _ body: () throws -> T) throws -> T {
