@@ -1,22 +1,30 @@
-# Workload: bidirectional sync of a package holding a whole 200,000-feature source, after
-# 50,000 package edits (20,000 attribute and 20,000 geometry updates, 5,000 inserts, 5,000
-# deletes) and 20,000 source edits, 6,000 of them on rows the package edited too (1,000 on the
-# same column: conflicts, settled package-wins).
+# Workload: bidirectional sync of a package holding a whole source of N features (200,000
+# and 1,000,000: SYNC_SIZES), after N/4 package edits (per 200,000: 20,000 attribute and
+# 20,000 geometry updates, 5,000 inserts, 5,000 deletes) and N/10 source edits, 30% of them on
+# rows the package edited too (a sixth of those on the same column: conflicts, settled
+# package-wins).
 # Contenders: pkgbuild sync; pygeodiff doing the same work on plain copies (the package
 # rebased onto the source's changes from the common base, then its changeset against the
-# source applied to the source).
-# Sourced by bench/run (BIN, WORK, RUNS, VENV_PY, measure).
+# source applied to the source), run after run in turn (SYNC_RUNS, default 5, at least RUNS).
+# Sourced by bench/run (BIN, WORK, RUNS, VENV_PY, measure_alternating).
 
-sync_dir=$WORK/sync
-sync_plain=$sync_dir/plain.gpkg          # the source as GDAL wrote it (geodiff's base)
-sync_source=$sync_dir/source.gpkg        # the same, sync-enabled
-sync_package=$sync_dir/package.pkg       # pkgbuild create of all of it
-SYNC_FEATURES=${SYNC_FEATURES:-200000}
-mkdir -p "$sync_dir"
+SYNC_SIZES=${SYNC_SIZES:-200000 1000000}
+SYNC_RUNS=${SYNC_RUNS:-$((RUNS > 5 ? RUNS : 5))}
 
-if [[ ! -s $sync_plain ]]; then
-    echo "bench: generating $SYNC_FEATURES features in $sync_plain (once)" >&2
-    "$VENV_PY" - "$SYNC_FEATURES" >"$sync_dir/features.csv" <<'PY'
+# The inputs of one size, generated once: sets sync_dir, sync_plain (the source as GDAL wrote
+# it, geodiff's base), sync_source (the same, sync-enabled) and sync_package (pkgbuild create
+# of all of it).
+sync_inputs() {
+    SYNC_FEATURES=$1
+    sync_dir=$WORK/sync
+    ((SYNC_FEATURES != 200000)) && sync_dir=$WORK/sync-$SYNC_FEATURES
+    sync_plain=$sync_dir/plain.gpkg
+    sync_source=$sync_dir/source.gpkg
+    sync_package=$sync_dir/package.pkg
+    mkdir -p "$sync_dir"
+    if [[ ! -s $sync_plain ]]; then
+        echo "bench: generating $SYNC_FEATURES features in $sync_plain (once)" >&2
+        "$VENV_PY" - "$SYNC_FEATURES" >"$sync_dir/features.csv" <<'PY'
 import sys, random
 random.seed(7)
 n = int(sys.argv[1])
@@ -25,30 +33,32 @@ for i in range(n):
     print("%.6f,%.6f,feature %d,%s,%d" % (random.uniform(-179, 179), random.uniform(-80, 80), i,
           random.choice(["well", "pole", "valve", "hydrant"]), random.randint(0, 1000)))
 PY
-    ogr2ogr -q -f GPKG "$sync_dir/plain.part.gpkg" "$sync_dir/features.csv" -nln features -a_srs EPSG:4326 \
-        -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y -oo AUTODETECT_TYPE=YES -nlt POINT
-    mv "$sync_dir/plain.part.gpkg" "$sync_plain"
-    rm -f "$sync_source" && rm -rf "$sync_package"
-fi
-if [[ ! -d $sync_package ]]; then
-    cp "$sync_plain" "$sync_source"
-    "$BIN" source enable "$sync_source" --no-wal >/dev/null
-    "$BIN" create --area=-180,-90,180,90 --features "$sync_source" --output "$sync_package" >/dev/null
-    cp "$sync_source" "$sync_dir/source.base.gpkg"
-fi
+        ogr2ogr -q -f GPKG "$sync_dir/plain.part.gpkg" "$sync_dir/features.csv" -nln features -a_srs EPSG:4326 \
+            -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y -oo AUTODETECT_TYPE=YES -nlt POINT
+        mv "$sync_dir/plain.part.gpkg" "$sync_plain"
+        rm -f "$sync_source" && rm -rf "$sync_package"
+    fi
+    if [[ ! -d $sync_package ]]; then
+        cp "$sync_plain" "$sync_source"
+        "$BIN" source enable "$sync_source" --no-wal >/dev/null
+        "$BIN" create --area=-180,-90,180,90 --features "$sync_source" --output "$sync_package" >/dev/null
+        cp "$sync_source" "$sync_dir/source.base.gpkg"
+    fi
+}
 
 # The edits, by fid so that every copy gets the same ones. $1: package file, $2: source file.
+# Per 200,000 features, package: 20,000 attribute and 20,000 geometry updates, 5,000 deletes,
+# 5,000 inserts; source: 10,000 merges with package attribute edits, 2,000 conflicts (same
+# column), 2,000 merges with geometry edits, 2,000 deletes, 4,000 inserts.
 sync_edit() {
     ogrinfo -q "$1" -sql "UPDATE features SET kind = 'pkg ' || fid WHERE fid % 10 = 1"
     ogrinfo -q "$1" -sql "UPDATE features SET geom = AsGPB(ST_GeomFromText('POINT(' || (ST_X(geom) + 0.01) || ' ' || ST_Y(geom) || ')', 4326)) WHERE fid % 10 = 3"
     ogrinfo -q "$1" -sql "DELETE FROM features WHERE fid % 40 = 5"
-    ogrinfo -q "$1" -sql "INSERT INTO features (geom, name, kind, value) SELECT AsGPB(ST_GeomFromText('POINT(' || (fid % 300 - 150) || ' ' || (fid % 140 - 70) || ')', 4326)), 'new ' || fid, 'new', fid FROM features WHERE fid % 40 = 6 AND fid <= 200000"
-    # Source: 10,000 merges with package attribute edits, 2,000 conflicts (same column),
-    # 2,000 merges with geometry edits, 2,000 deletes, 4,000 inserts.
+    ogrinfo -q "$1" -sql "INSERT INTO features (geom, name, kind, value) SELECT AsGPB(ST_GeomFromText('POINT(' || (fid % 300 - 150) || ' ' || (fid % 140 - 70) || ')', 4326)), 'new ' || fid, 'new', fid FROM features WHERE fid % 40 = 6 AND fid <= $SYNC_FEATURES"
     ogrinfo -q "$2" -sql "UPDATE features SET value = -fid WHERE fid % 20 = 1"
     ogrinfo -q "$2" -sql "UPDATE features SET kind = 'office' WHERE fid % 100 IN (11, 33)"
     ogrinfo -q "$2" -sql "DELETE FROM features WHERE fid % 100 = 50"
-    ogrinfo -q "$2" -sql "INSERT INTO features (geom, name, kind, value) SELECT AsGPB(ST_GeomFromText('POINT(' || (fid % 200 - 100) || ' ' || (fid % 100 - 50) || ')', 4326)), 'office ' || fid, 'office', fid FROM features WHERE fid % 50 = 7 AND fid <= 200000"
+    ogrinfo -q "$2" -sql "INSERT INTO features (geom, name, kind, value) SELECT AsGPB(ST_GeomFromText('POINT(' || (fid % 200 - 100) || ' ' || (fid % 100 - 50) || ')', 4326)), 'office ' || fid, 'office', fid FROM features WHERE fid % 50 = 7 AND fid <= $SYNC_FEATURES"
 }
 sync_prepare_pkgbuild() {
     rm -rf "$sync_dir/run.pkg" && cp -r "$sync_package" "$sync_dir/run.pkg"
@@ -60,7 +70,8 @@ sync_prepare_geodiff() {
     sync_edit "$sync_dir/gd-package.gpkg" "$sync_dir/gd-source.gpkg"
     rm -f "$sync_dir"/gd-*.diff "$sync_dir"/gd-conflicts.json
 }
-cat >"$sync_dir/geodiff_sync.py" <<'PY'
+sync_write_geodiff_script() {
+    cat >"$sync_dir/geodiff_sync.py" <<'PY'
 import sys, pygeodiff
 d = sys.argv[1]
 g = pygeodiff.GeoDiff()
@@ -70,8 +81,20 @@ g.rebase(d + "/plain.gpkg", d + "/gd-source.gpkg", d + "/gd-package.gpkg", d + "
 g.create_changeset(d + "/gd-source.gpkg", d + "/gd-package.gpkg", d + "/gd-upload.diff")
 g.apply_changeset(d + "/gd-source.gpkg", d + "/gd-upload.diff")
 PY
+}
 
-measure "sync 200k (50k+20k edits)" "pygeodiff rebase+apply" "$RUNS" --floor --prepare sync_prepare_geodiff -- \
-    "$VENV_PY" "$sync_dir/geodiff_sync.py" "$sync_dir"
-measure "sync 200k (50k+20k edits)" "pkgbuild sync" "$RUNS" --prepare sync_prepare_pkgbuild -- \
-    "$BIN" sync "$sync_dir/run.pkg" --source "$sync_dir/run-source.gpkg" --on-conflict package-wins
+# "200k", "1M": how the table names a size.
+sync_size_label() {
+    if (($1 % 1000000 == 0)); then echo "$(($1 / 1000000))M"; else echo "$(($1 / 1000))k"; fi
+}
+
+for sync_size in $SYNC_SIZES; do
+    sync_inputs "$sync_size"
+    sync_write_geodiff_script
+    sync_workload="sync $(sync_size_label "$sync_size") ($(sync_size_label $((sync_size / 4)))+$(sync_size_label $((sync_size / 10))) edits)"
+    measure_alternating "$sync_workload" "$SYNC_RUNS" \
+        "pygeodiff rebase+apply" sync_prepare_geodiff '"$VENV_PY" "$sync_dir/geodiff_sync.py" "$sync_dir"' \
+        "pkgbuild sync" sync_prepare_pkgbuild '"$BIN" sync "$sync_dir/run.pkg" --source "$sync_dir/run-source.gpkg" --on-conflict package-wins'
+done
+# The 200,000-feature inputs, which the PostgreSQL workload loads.
+sync_inputs 200000
