@@ -14,19 +14,41 @@ struct SourceRowReader {
     /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the row when its geometry cannot be
     ///   read.
     func row(_ globalID: String, in table: SyncTable) throws -> RowValues? {
-        guard let row = try source.row(globalID, in: table.shape) else { return nil }
-        do { return try RowValues(row) } catch let error as GeometryError {
-            throw SyncError(.unsupportedLayer, "layer '\(table.name)' row \(globalID): the source's geometry cannot be read: \(error)")
+        try packageValues(of: try source.row(globalID, in: table.shape), globalID, in: table).get()
+    }
+
+    /// The source's rows of these global ids, one entry per id in order: the row or nil, or
+    /// the error of a row whose geometry cannot be read (that row's problem, not the batch's).
+    func rows(_ globalIDs: [String], in table: SyncTable) throws -> [Result<RowValues?, SyncError>] {
+        try zip(globalIDs, try source.rows(globalIDs, in: table.shape)).map { try packageValues(of: $1, $0, in: table) }
+    }
+
+    private func packageValues(of row: SourceRow?, _ globalID: String, in table: SyncTable) throws -> Result<RowValues?, SyncError> {
+        guard let row else { return .success(nil) }
+        do { return .success(try RowValues(row)) } catch let error as GeometryError {
+            return .failure(SyncError(.unsupportedLayer, "layer '\(table.name)' row \(globalID): the source's geometry cannot be read: \(error)"))
         }
     }
 
-    /// Locks at the source the rows `changes` touch, table by table in name order and each
-    /// table's rows in global-id order, before any is read.
-    func lockRows(of changes: [PendingChange], tables: [SQLName: SyncTable]) throws {
-        let byTable = Dictionary(grouping: changes.filter { $0.operation != .insert }, by: { SQLName($0.table) })
-        for name in byTable.keys.sorted() {
-            guard let table = tables[name], let rows = byTable[name] else { continue }
-            try source.lockRows(rows.map(\.globalID).sorted(), in: table.shape)
+    /// Rows locked by one call.
+    static let lockBatchSize = 10_000
+
+    /// Locks at the source the rows the carried changes touch (inserts aside), table by table
+    /// in name order and each table's rows in global-id order, before any is read; the ids
+    /// are read from the package's log in that order, a batch at a time.
+    func lockRows(of carried: CarriedChanges) throws {
+        for name in carried.tableOrder.sorted(by: { SQLName($0) < SQLName($1) }) {
+            guard let table = carried.tablesByName[SQLName(name)] else { continue }
+            var batch: [String] = []
+            func lock() throws {
+                if !batch.isEmpty { try source.lockRows(batch, in: table.shape) }
+                batch.removeAll(keepingCapacity: true)
+            }
+            try carried.forEachUpdatedOrDeletedGlobalID(inTable: name) { globalID in
+                batch.append(globalID)
+                if batch.count == Self.lockBatchSize { try lock() }
+            }
+            try lock()
         }
     }
 

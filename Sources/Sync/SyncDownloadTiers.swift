@@ -20,7 +20,7 @@ extension SyncRun {
         let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
                                       relationships: relationships, projections: projections, mappingLinks: mappingLinks,
                                       geos: geos)
-        run.leaveAloneWhatStaysPending(uploads: options.direction.uploads)
+        run.leaveAloneWhatStaysPending()
         var brought = try bringUploadedRows(&run, scope: scope)
         if options.direction.downloads {
             try bringSourceChanges(&run, scope: scope, besides: &brought)
@@ -43,22 +43,21 @@ extension SyncRun {
         mappingLinks.isMapping(table) ? 2 : scope.isRelatedOnly(table) ? 1 : 0
     }
 
-    /// Rows this sync uploaded take the source's row (merged columns, source-wins).
+    /// Rows this sync uploaded take the source's row (merged columns, source-wins), in tier
+    /// order.
     /// - Returns: the rows brought, which the source's changes need not bring again.
     private func bringUploadedRows(_ run: inout SyncRunState, scope: DownloadScope) throws -> Set<RowKey> {
-        var brought = Set<RowKey>()
-        var uploadedRows: Tiers = [[], [], []]
-        for change in run.carried {
-            let key = RowKey(change.table, change.globalID)
-            // A settled row stays eligible below: a source change committed by someone else
-            // between the upload and this read must still come down.
-            guard !run.leftAlone.contains(key), !run.settled.contains(key), let table = tablesByName[key.table] else { continue }
-            brought.insert(key)
-            uploadedRows[tier(of: table, in: scope)].append((change.globalID, table))
-        }
-        for (globalID, table) in uploadedRows.joined() {
-            try bringUploadedRow(globalID, table: table, scope: scope, run: &run,
-                                 merged: run.merged.contains(RowKey(table.name, globalID)))
+        var brought = Set<RowKey>(minimumCapacity: run.toBring.count)
+        let toBring = run.toBring
+        run.toBring = []
+        for rowTier in 0..<3 {
+            for row in toBring {
+                // A settled row (not listed) stays eligible below: a source change committed
+                // by someone else between the upload and this read must still come down.
+                guard !run.leftAlone.contains(row.key), let table = tablesByName[row.key.table],
+                      tier(of: table, in: scope) == rowTier, brought.insert(row.key).inserted else { continue }
+                try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.merged)
+            }
         }
         return brought
     }
@@ -99,12 +98,19 @@ extension SyncRun {
     /// A relationship key set or changed offline relates the uploaded row to other rows: those
     /// the package takes only for it come too (its upload may have left it settled).
     private func bringRelatedOfChangedKeys(_ run: inout SyncRunState, scope: DownloadScope) throws {
-        for change in run.carried where !run.leftAlone.contains(RowKey(change.table, change.globalID)) {
-            guard let table = tablesByName[SQLName(change.table)], change.operation != .delete else { continue }
-            let keys = Set(relationKeys(of: table).map { SQLName($0) })
-            guard change.changedColumns.contains(where: { keys.contains(SQLName($0)) }),
-                  try packageRows.row(change.globalID, in: table) != nil,
-                  let row = try sourceRows.row(change.globalID, in: table) else { continue }
+        let keysOfTable = Dictionary(tables.map { ($0.sqlName, Set(relationKeys(of: $0).map { SQLName($0) })) },
+                                     uniquingKeysWith: { a, _ in a })
+        guard keysOfTable.values.contains(where: { !$0.isEmpty }) else { return }
+        // Listed first, brought after: the log is not read while the package is written.
+        var relinked: [(globalID: String, table: SyncTable)] = []
+        try run.carried.forEachBatch(of: Self.uploadBatchSize) { table, batch in
+            guard let keys = keysOfTable[table.sqlName], !keys.isEmpty else { return }
+            for change in batch where change.operation != .delete && !run.leftAlone.contains(RowKey(change.table, change.globalID)) {
+                if change.changedColumns.contains(where: { keys.contains(SQLName($0)) }) { relinked.append((change.globalID, table)) }
+            }
+        }
+        for (globalID, table) in relinked {
+            guard try packageRows.row(globalID, in: table) != nil, let row = try sourceRows.row(globalID, in: table) else { continue }
             try bringRelated(to: row, of: table, scope: scope, run: &run)
         }
     }

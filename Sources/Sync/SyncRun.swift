@@ -136,15 +136,30 @@ final class SyncRun {
             switch try applyAtSource(run.carried, syncID: syncID, decisions: decisions) {
             case .applied(let outcome):
                 run.take(outcome)
+                try tracking.forget(outcome.unchanged)
             case .alreadyApplied:
                 run.report.resumed = true
                 run.report.conflicts = try source.conflicts(ofSync: syncID)
-            case .stoppedOnConflicts(let conflicts):
-                return try stopOnConflicts(conflicts, &run, syncID: syncID)
+            case .stoppedOnConflicts(let outcome):
+                try tracking.forget(outcome.unchanged)
+                return try stopOnConflicts(outcome, &run, syncID: syncID)
             }
             sourceCommitted = !options.dryRun
         }
-        run.keepPendingAfterUpload(uploads: options.direction.uploads)
+        if options.direction.uploads {
+            run.keepPendingAfterUpload()
+        }
+        if !options.direction.uploads || run.report.resumed {
+            // No upload ran here to say which rows come back: the carried rows are read again,
+            // keys only (an interrupted run's upload brings them all back).
+            let (keys, unchanged) = try run.carried.keys()
+            try tracking.forget(unchanged)
+            if options.direction.uploads {
+                run.toBring = keys.map { UploadedRow(key: $0, merged: false) }
+            } else {
+                run.keepPending(keys)
+            }
+        }
         if !options.dryRun {
             try crash(.sourceCommitted)
             // The download reads one consistent state of the source.
@@ -166,36 +181,23 @@ final class SyncRun {
     /// copy of the source's row.
     private func carriedChanges(through throughPosition: Int64, tracking: PackageChangeTracking,
                                 syncID: String) throws -> SyncRunState {
-        var changes: [PendingChange] = []
-        var laterEdits = Set<RowKey>()
-        let unbased = try NoBaseRows.all(in: package)
-        var unchanged: [UnchangedEdit] = []
-        try tracking.forEachPendingChange(unchanged: { unchanged.append($0) }) { change in
-            let key = RowKey(change.table, change.globalID)
-            if change.position > throughPosition {
-                laterEdits.insert(key)
-            } else if unbased.contains(key), let table = tablesByName[key.table] {
-                changes.append(change.withoutBase(table))
-            } else {
-                changes.append(change)
-            }
-        }
-        try tracking.forget(unchanged.filter { $0.position <= throughPosition && !unbased.contains(RowKey($0.table, $0.globalID)) })
+        let carried = try CarriedChanges(tracking: tracking, package: package, through: throughPosition, tables: tables,
+                                         isMapping: { mappingLinks.isMapping($0) })
         let report = SyncReport(syncID: syncID, replicaID: state.replicaID, source: sourcePath,
                                 direction: options.direction, policy: options.policy, dryRun: options.dryRun,
                                 status: .completed, resumed: false, generationBefore: state.sourceGeneration,
                                 generationAfter: state.sourceGeneration, uploaded: RowCounts(), downloaded: RowCounts(),
                                 conflicts: [], pendingAfter: 0)
-        return SyncRunState(carried: changes, editedAfterPosition: laterEdits, report: report)
+        return SyncRunState(carried: carried, editedAfterPosition: try carried.editedAfterPosition(), report: report)
     }
 
     /// Step 3 stopped: nothing changed at the source (rolled back, whatever the upload had
     /// written is not applied); the package records the conflicts only, and a dry run not even
     /// those.
-    private func stopOnConflicts(_ conflicts: [Conflict], _ run: inout SyncRunState, syncID: String) throws -> SyncRunEnd {
-        run.report.conflicts = conflicts
+    private func stopOnConflicts(_ outcome: UploadOutcome, _ run: inout SyncRunState, syncID: String) throws -> SyncRunEnd {
+        run.report.conflicts = outcome.conflicts
         run.report.status = .stoppedOnConflicts
-        run.report.pendingAfter = run.carried.count + run.editedAfterPosition.count
+        run.report.pendingAfter = outcome.carriedCount + run.editedAfterPosition.count
         if options.dryRun { return .rollBack(run.report) }
         try ConflictStore.record(run.report.conflicts, syncID: syncID, applied: false, in: package)
         try PackageSyncState.abandon(in: package)

@@ -14,7 +14,7 @@ enum UploadStepOutcome: EndsTransaction {
     /// The source had applied this sync already (an interrupted run's): nothing went up again.
     case alreadyApplied
     /// Unresolved conflicts under the `fail` policy: rolled back, nothing changed at the source.
-    case stoppedOnConflicts([Conflict])
+    case stoppedOnConflicts(UploadOutcome)
 
     /// A stop rolls the source's transaction back.
     var rollsBack: Bool {
@@ -23,16 +23,37 @@ enum UploadStepOutcome: EndsTransaction {
     }
 }
 
-/// What an upload the source took did.
+/// What an upload did, or (stopped on conflicts) found.
 struct UploadOutcome: Sendable {
     var conflicts: [Conflict] = []
     var counts = RowCounts()
-    /// Uploaded rows the source now holds exactly as the package does (no geometry edit
-    /// either, so they cannot have left the area): the download need not bring them back.
-    var settled = Set<RowKey>()
-    /// Uploaded rows whose source row keeps values of its own (source changes merged with the
-    /// local edit, or a conflict the source won): the package takes them, a download.
-    var merged = Set<RowKey>()
+    /// Uploaded rows the package takes back from the source, in upload order: all but those
+    /// the source now holds exactly as the package does (no geometry edit either, so they
+    /// cannot have left the area).
+    var toBring: [UploadedRow] = []
+    /// How many changes the upload carried.
+    var carriedCount = 0
+    /// Change records that changed nothing, for the package to forget.
+    var unchanged: [UnchangedEdit] = []
+
+    /// Adds what another part of the upload did and found after this part's.
+    mutating func merge(_ other: UploadOutcome) {
+        conflicts += other.conflicts
+        counts.inserted += other.counts.inserted
+        counts.updated += other.counts.updated
+        counts.deleted += other.counts.deleted
+        toBring += other.toBring
+        carriedCount += other.carriedCount
+        unchanged += other.unchanged
+    }
+}
+
+/// An uploaded row the download brings back.
+struct UploadedRow: Sendable {
+    var key: RowKey
+    /// True when the source row keeps values of its own (source changes merged with the local
+    /// edit, or a conflict the source won): what comes down counts as downloaded.
+    var merged: Bool
 }
 
 extension SyncRun {
@@ -41,10 +62,10 @@ extension SyncRun {
     /// upload stops on conflicts.
     /// - Throws: ``SyncError`` when the package may no longer sync (noted at the source after
     ///   the rollback).
-    func applyAtSource(_ changes: [PendingChange], syncID: String, decisions: ConflictDecisions) throws -> UploadStepOutcome {
+    func applyAtSource(_ carried: CarriedChanges, syncID: String, decisions: ConflictDecisions) throws -> UploadStepOutcome {
         do {
             return try withRetryOnBusy {
-                try Self.returning({ try uploadAndRecord(changes, syncID: syncID, decisions: decisions) },
+                try Self.returning({ try uploadAndRecord(carried, syncID: syncID, decisions: decisions) },
                                    in: { try source.withApplyContext(replicaID: state.replicaID, syncID: syncID, $0) })
             }
         } catch let error as SyncError where [.staleCopy, .restoredSource, .unregistered].contains(error.kind) {
@@ -56,10 +77,10 @@ extension SyncRun {
     }
 
     /// The body of the source's write transaction (see ``applyAtSource(_:syncID:decisions:)``).
-    private func uploadAndRecord(_ changes: [PendingChange], syncID: String, decisions: ConflictDecisions) throws -> UploadStepOutcome {
+    private func uploadAndRecord(_ carried: CarriedChanges, syncID: String, decisions: ConflictDecisions) throws -> UploadStepOutcome {
         if try SyncSession.requireStanding(state, at: source, sourcePath: sourcePath, package: packageURL.path,
                                            note: false) { return .alreadyApplied }
-        let step = options.direction.uploads ? try upload(changes, decisions: decisions) : .applied(UploadOutcome())
+        let step = options.direction.uploads ? try upload(carried, decisions: decisions) : .applied(UploadOutcome())
         guard case .applied(let outcome) = step else { return step }
         try source.recordConflicts(outcome.conflicts, syncID: syncID)
         try checkCancelled()  // the last safe point: the commit follows
@@ -70,56 +91,92 @@ extension SyncRun {
         return step
     }
 
-    /// Reconciles every change, then writes them unless a conflict is left unresolved.
-    func upload(_ changes: [PendingChange], decisions: ConflictDecisions) throws -> UploadStepOutcome {
-        var outcome = UploadOutcome()
+    /// Rows an upload reads from the source and writes to it at a time: a batch is one round
+    /// trip to a server, and what is held is one batch's rows.
+    static let uploadBatchSize = 1_000
+
+    /// Reconciles every change and writes it as it goes, a batch at a time. Once a conflict is
+    /// left unresolved nothing more is written and the rest is only reconciled, so that the
+    /// stop reports every conflict; the source's transaction is then rolled back.
+    ///
+    /// Links are reconciled first, before any row is written (a link's source row is read as
+    /// the global ids of the rows it links, which the upload may delete), and written last
+    /// (the rows they link may be inserted by the upload); their conflicts are reported after
+    /// the other rows', as the links come after them.
+    func upload(_ carried: CarriedChanges, decisions: ConflictDecisions) throws -> UploadStepOutcome {
+        var upload = StreamedUpload()
         let comparator = self.comparator
         let reconciler = Reconciler(policy: options.policy, decisions: decisions,
                                     equal: { comparator.equal($0, $1, $2, $3) },
                                     describe: { comparator.describe($0, $1, $2) })
-        var plans: [UploadPlan] = []
-        // Grown once: each doubling of tens of thousands of plans copies them all again.
-        plans.reserveCapacity(changes.count)
         let discards = try ConflictStore.discards(in: package)
-        try sourceRows.lockRows(of: changes, tables: tablesByName)
-        for (index, change) in changes.enumerated() {
-            options.progress?(.upload, index + 1, changes.count)
-            if plans.count % Self.rowsBetweenChecks == 0 { try checkCancelled() }
-            guard let table = tablesByName[SQLName(change.table)] else { continue }
-            if discards.contains(RowKey(change.table, change.globalID)) {
-                let result = RowReconciliation(conflicts: [discarded(change, in: table)])
-                outcome.conflicts += result.conflicts
-                plans.append((change, table, result))
-                continue
-            }
-            let result = try reconcile(change, in: table, with: reconciler)
-            outcome.conflicts += result.conflicts
-            let geometryEdited = table.geometryColumn.map { change.changedColumns.contains($0) } ?? false
-            // A filtered layer's row may have been edited out of its filter: the download decides.
-            if result.leavesRowsEqual && !geometryEdited && change.operation != .insert && table.cut.filter == nil {
-                outcome.settled.insert(RowKey(change.table, change.globalID))
-            }
-            if !result.leavesRowsEqual { outcome.merged.insert(RowKey(change.table, change.globalID)) }
-            plans.append((change, table, result))
+        try sourceRows.lockRows(of: carried)
+        var links = StreamedUpload()
+        var linkPlans: [[UploadPlan]] = []
+        var progress = (done: 0, of: carried.recordCount)
+        links.outcome.unchanged = try carried.forEachBatch(of: Self.uploadBatchSize, in: { [mappingLinks] in mappingLinks.isMapping($0) }) { table, batch in
+            linkPlans.append(try reconcile(batch, of: table, discards: discards, with: reconciler, into: &links, &progress))
         }
-        if plans.contains(where: { $0.result.isUnresolved }) { return .stoppedOnConflicts(outcome.conflicts) }
-        // Links go last: the rows they point to may be inserted by this upload.
-        let ordered = plans.contains(where: { mappingLinks.isMapping($0.table) })
-            ? plans.filter { !mappingLinks.isMapping($0.table) } + plans.filter { mappingLinks.isMapping($0.table) }
-            : plans
-        try applyUpload(ordered, into: &outcome)
-        if options.policy == .fail && outcome.conflicts.contains(where: { $0.kind == .constraint && $0.resolution == nil }) {
-            return .stoppedOnConflicts(outcome.conflicts)
+        upload.stopping = links.stopping
+        upload.outcome.unchanged = try carried.forEachBatch(of: Self.uploadBatchSize, in: { [mappingLinks] in !mappingLinks.isMapping($0) }) { table, batch in
+            let plans = try reconcile(batch, of: table, discards: discards, with: reconciler, into: &upload, &progress)
+            if !upload.stopping { try applyBatch(plans, into: &upload) }
         }
-        return .applied(outcome)
+        upload.outcome.merge(links.outcome)
+        if !upload.stopping {
+            for plans in linkPlans { try applyBatch(plans, into: &upload) }
+        }
+        if upload.stopping { return .stoppedOnConflicts(upload.outcome) }
+        try applyWaiting(into: &upload)
+        if options.policy == .fail && upload.outcome.conflicts.contains(where: { $0.kind == .constraint && $0.resolution == nil }) {
+            return .stoppedOnConflicts(upload.outcome)
+        }
+        return .applied(upload.outcome)
     }
 
-    /// One local change reconciled with the source's row and its base.
-    private func reconcile(_ change: PendingChange, in table: SyncTable, with reconciler: Reconciler) throws -> RowReconciliation {
+    /// Reconciles one batch of one table's changes with the source's rows, read together.
+    private func reconcile(_ batch: [PendingChange], of table: SyncTable, discards: Set<RowKey>, with reconciler: Reconciler,
+                           into upload: inout StreamedUpload, _ progress: inout (done: Int, of: Int)) throws -> [UploadPlan] {
+        try checkCancelled()
+        var plans: [UploadPlan] = []
+        plans.reserveCapacity(batch.count)
+        for (change, sourceRow) in zip(batch, try sourceRows.rows(batch.map(\.globalID), in: table)) {
+            upload.outcome.carriedCount += 1
+            progress.done += 1
+            options.progress?(.upload, progress.done, progress.of)
+            let key = RowKey(change.table, change.globalID)
+            let plan: UploadPlan
+            if discards.contains(key) {
+                plan = (change, table, RowReconciliation(conflicts: [discarded(change, in: table)]))
+                upload.outcome.toBring.append(UploadedRow(key: key, merged: false))
+            } else {
+                plan = (change, table, try reconcile(change, in: table, sourceRow: sourceRow, with: reconciler))
+                noteForDownload(plan, into: &upload.outcome)
+            }
+            upload.outcome.conflicts += plan.result.conflicts
+            if plan.result.isUnresolved { upload.stopping = true }
+            plans.append(plan)
+        }
+        return plans
+    }
+
+    /// What the download does with an uploaded row: nothing when the source then holds it
+    /// exactly as the package does (no geometry edit either, so it cannot have left the area;
+    /// a filtered layer's row may have been edited out of its filter, so the download decides).
+    private func noteForDownload(_ plan: UploadPlan, into outcome: inout UploadOutcome) {
+        let (change, table, result) = plan
+        let geometryEdited = table.geometryColumn.map { change.changedColumns.contains($0) } ?? false
+        if result.leavesRowsEqual && !geometryEdited && change.operation != .insert && table.cut.filter == nil { return }
+        outcome.toBring.append(UploadedRow(key: RowKey(change.table, change.globalID), merged: !result.leavesRowsEqual))
+    }
+
+    /// One local change reconciled with the source's row (read with its batch) and its base.
+    private func reconcile(_ change: PendingChange, in table: SyncTable, sourceRow read: Result<RowValues?, SyncError>,
+                           with reconciler: Reconciler) throws -> RowReconciliation {
         do {
             // A reprojected layer reconciles in the package's CRS, where its base is; what
             // goes up is transformed back.
-            let sourceRow = try sourceRows.row(change.globalID, in: table).map { try projections.inPackageCRS($0, of: table) }
+            let sourceRow = try read.get().map { try projections.inPackageCRS($0, of: table) }
             // Links of a mapping table reconcile as the global ids of the rows they point to.
             var change = change
             change.base = try mappingLinks.byGlobalID(packageRow: change.base, of: table)

@@ -17,30 +17,56 @@ extension SyncRun {
     /// A local change with its table and reconciliation, ready to write.
     typealias UploadPlan = (change: PendingChange, table: SyncTable, result: RowReconciliation)
 
+    /// An upload as it streams: what it did and found so far.
+    struct StreamedUpload {
+        var outcome = UploadOutcome()
+        /// A conflict is left unresolved: nothing more is written, the source rolls back.
+        var stopping = false
+        /// Rows refused for a unique value another row still holds, tried again at the end.
+        var waiting: [(plan: UploadPlan, error: SourceRefusal)] = []
+        /// The conflicts of rows the source refused, reported after the reconcile's.
+        var refusals: [Conflict] = []
+    }
+
     /// Why the source did not take one row.
     enum RowApplyRefusal {
         case source(SourceRefusal)
         case check(String)
     }
 
-    /// Writes the plans at the source (links after the rows they point to), counting what was
-    /// written and recording what was refused.
-    func applyUpload(_ plans: [UploadPlan], into outcome: inout UploadOutcome) throws {
-        var waiting: [(plan: UploadPlan, error: SourceRefusal)] = []
-        for (index, plan) in plans.enumerated() {
-            if index % Self.rowsBetweenChecks == 0 { try checkCancelled() }
-            switch try applyOne(plan, counts: &outcome.counts) {
-            case nil: break
-            case .source(let refusal)? where refusal.isUniqueViolation: waiting.append((plan, refusal))
-            case let refusal?: outcome.conflicts.append(refusedConflict(plan, refusal))
+    /// Writes a batch of plans of one table at the source, counting what was written; a row
+    /// refused because a unique value it takes is still held waits for the end of the upload
+    /// (``applyWaiting(into:)``), another refusal is a conflict.
+    func applyBatch(_ plans: [UploadPlan], into upload: inout StreamedUpload) throws {
+        guard let table = plans.first?.table else { return }
+        var writes: [SourceWrite] = [], written: [UploadPlan] = []
+        for plan in plans {
+            switch try sourceWrite(for: plan) {
+            case .nothing: break
+            case .write(let write): writes.append(write); written.append(plan)
+            case .refused(let refusal): upload.refusals.append(refusedConflict(plan, refusal))
             }
         }
+        for (plan, (write, outcome)) in zip(written, zip(writes, try source.apply(writes, in: table.shape))) {
+            switch outcome {
+            case .applied: upload.outcome.counts.count(write)
+            case .refused(let refusal) where refusal.isUniqueViolation: upload.waiting.append((plan, refusal))
+            case .refused(let refusal): upload.refusals.append(refusedConflict(plan, .source(refusal)))
+            }
+        }
+    }
+
+    /// Once every row was tried, the rows that waited for a unique value are tried again while
+    /// that lets more through: any order that frees each value first is found this way. What
+    /// no order lets through is a conflict; the refusals join the upload's conflicts.
+    func applyWaiting(into upload: inout StreamedUpload) throws {
+        var waiting = upload.waiting
         var progressed = true
         while progressed && !waiting.isEmpty {
             progressed = false
             var still: [(plan: UploadPlan, error: SourceRefusal)] = []
             for entry in waiting {
-                if case .source(let error)? = try applyOne(entry.plan, counts: &outcome.counts) {
+                if case .source(let error)? = try applyOne(entry.plan, counts: &upload.outcome.counts) {
                     still.append((entry.plan, error))
                 } else {
                     progressed = true
@@ -48,7 +74,8 @@ extension SyncRun {
             }
             waiting = still
         }
-        outcome.conflicts += try uniqueConflicts(waiting)
+        upload.outcome.conflicts += upload.refusals
+        upload.outcome.conflicts += try uniqueConflicts(waiting)
     }
 
     /// The conflicts of the rows no order let through: one for each exchange (a cycle of rows
@@ -82,26 +109,37 @@ extension SyncRun {
 
     /// Writes one row; nil when the source took it.
     private func applyOne(_ plan: UploadPlan, counts: inout RowCounts) throws -> RowApplyRefusal? {
-        let (change, table, result) = plan
         let write: SourceWrite
-        do {
-            switch try checkGeometry(of: try mappingLinks.atSource(result.sourceAction, of: table), in: table) {
-            case .none: return nil
-            case .insert(let row): write = .insert(row.sourceRow(isGeometry: table.isGeometry))
-            case .update(let values): write = .update(globalID: change.globalID, values.sourceRow(isGeometry: table.isGeometry))
-            case .delete: write = .delete(globalID: change.globalID)
-            }
-        } catch let refusal as RowRefusal {
-            return .check(refusal.message)
+        switch try sourceWrite(for: plan) {
+        case .nothing: return nil
+        case .write(let planned): write = planned
+        case .refused(let refusal): return refusal
         }
         // A row the source refuses leaves nothing behind, and the transaction goes on.
-        if case .refused(let refusal) = try source.apply(write, in: table.shape) { return .source(refusal) }
-        switch write {
-        case .insert: counts.inserted += 1
-        case .update: counts.updated += 1
-        case .delete: counts.deleted += 1
-        }
+        if case .refused(let refusal) = try source.apply(write, in: plan.table.shape) { return .source(refusal) }
+        counts.count(write)
         return nil
+    }
+
+    /// The write a plan makes at the source, or why the source cannot take it.
+    enum PlannedWrite {
+        case nothing
+        case write(SourceWrite)
+        case refused(RowApplyRefusal)
+    }
+
+    private func sourceWrite(for plan: UploadPlan) throws -> PlannedWrite {
+        let (change, table, result) = plan
+        do {
+            switch try checkGeometry(of: try mappingLinks.atSource(result.sourceAction, of: table), in: table) {
+            case .none: return .nothing
+            case .insert(let row): return .write(.insert(row.sourceRow(isGeometry: table.isGeometry)))
+            case .update(let values): return .write(.update(globalID: change.globalID, values.sourceRow(isGeometry: table.isGeometry)))
+            case .delete: return .write(.delete(globalID: change.globalID))
+            }
+        } catch let refusal as RowRefusal {
+            return .refused(.check(refusal.message))
+        }
     }
 
     private func refusedConflict(_ plan: UploadPlan, _ refusal: RowApplyRefusal) -> Conflict {
@@ -183,5 +221,16 @@ extension SyncRun {
         let fittedRow = RowValues(columns: row.columns, values: values)
         if case .insert = action { return .insert(fittedRow) }
         return .update(fittedRow)
+    }
+}
+
+extension RowCounts {
+    /// Counts a write the source took.
+    mutating func count(_ write: SourceWrite) {
+        switch write {
+        case .insert: inserted += 1
+        case .update: updated += 1
+        case .delete: deleted += 1
+        }
     }
 }

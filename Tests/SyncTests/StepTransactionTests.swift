@@ -25,13 +25,13 @@ struct StepTransactionTests {
         let db = try database()
         let outcome = try SyncRun.returning({ () throws -> UploadStepOutcome in
             try db.execute("INSERT INTO t VALUES (1)")
-            return .stoppedOnConflicts([conflict])
+            return .stoppedOnConflicts(UploadOutcome(conflicts: [conflict]))
         }, in: { try db.withTransaction(.immediate, $0) })
-        guard case .stoppedOnConflicts(let conflicts) = outcome else {
+        guard case .stoppedOnConflicts(let stopped) = outcome else {
             Issue.record("expected the stop back, got \(outcome)")
             return
         }
-        #expect(conflicts == [conflict])
+        #expect(stopped.conflicts == [conflict])
         #expect(try rows(db) == 0)
         #expect(!db.isInTransaction)
     }
@@ -59,7 +59,7 @@ struct StepTransactionTests {
         try db.execute("INSERT INTO t VALUES (1)")
         let outcome = try SyncRun.returning({ () throws -> UploadStepOutcome in
             try db.execute("INSERT INTO t VALUES (2)")
-            return .stoppedOnConflicts([])
+            return .stoppedOnConflicts(UploadOutcome())
         }, in: { try db.withTransaction(.immediate, $0) })
         #expect(outcome.rollsBack)
         #expect(db.isInTransaction)

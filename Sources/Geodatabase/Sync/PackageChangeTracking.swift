@@ -99,13 +99,20 @@ public struct PackageChangeTracking {
 
     /// Streams the pending changes table by table (in `pkgbuild_tables` order), each table's in
     /// position order, one row in memory at a time.
-    /// - Parameter unchanged: told of each update record that changed no value (a row saved
-    ///   back to its base), with its position; such a record is no change and is not streamed.
-    public func forEachPendingChange(unchanged: (UnchangedEdit) -> Void = { _ in },
+    /// - Parameters:
+    ///   - tables: the tables to stream, in this order (nil: every tracked table).
+    ///   - positions: only the records whose position is in this range (nil: all).
+    ///   - unchanged: told of each update record that changed no value (a row saved back to
+    ///     its base), with its position; such a record is no change and is not streamed.
+    public func forEachPendingChange(tables names: [String]? = nil, positions: ClosedRange<Int64>? = nil,
+                                     unchanged: (UnchangedEdit) -> Void = { _ in },
                                      _ body: (PendingChange) throws -> Void) throws {
         try requireInstalled()
+        let range = positions ?? Int64.min...Int64.max
         try connection.withTransaction {
-            for table in try trackedTables() {
+            let tracked = try trackedTables()
+            let streamed = names.map { names in names.compactMap { name in tracked.first { $0.name == name } } } ?? tracked
+            for table in streamed {
                 let columns = table.columns
                 let g = SQL.identifier(table.globalIDColumn)
                 // A column added to the package only (not by a sync) is missing from the base
@@ -122,8 +129,8 @@ public struct PackageChangeTracking {
                     FROM pkgbuild_edits e
                     LEFT JOIN \(SQL.identifier(SyncSchema.baseTable(for: table.name))) b ON b.\(g) = e.globalid
                     LEFT JOIN \(SQL.identifier(table.name)) t ON t.\(g) = e.globalid
-                    WHERE e.table_name = ? ORDER BY e.position
-                    """, [.text(table.name)]) { row in
+                    WHERE e.table_name = ? AND e.position BETWEEN ? AND ? ORDER BY e.position
+                    """, [.text(table.name), .integer(range.lowerBound), .integer(range.upperBound)]) { row in
                     let n = columns.count
                     let base = row.int64(at: 3) == 1
                         ? RowValues(columns: columns, values: (0..<n).map { row.value(at: 5 + $0) }) : nil
