@@ -33,7 +33,8 @@ public final class GeoPackageSyncSource: SyncSource {
         connection = geoPackage.connection
         if !options.readOnly {
             try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
-            try connection.execute("PRAGMA temp_store = MEMORY")
+            // Temporary tables and sorts on disk: their size grows with the edits, memory must not.
+            try connection.execute("PRAGMA temp_store = FILE")
         }
         geodatabase = SourceGeodatabase(connection: connection)
         rows = RowStore(connection: connection)

@@ -64,7 +64,8 @@ extension SyncSession {
         }
         // A sync rewrites many pages of the package: a larger page cache writes each once.
         try package.connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
-        try package.connection.execute("PRAGMA temp_store = MEMORY")
+        // Temporary tables and sorts on disk: their size grows with the edits, memory must not.
+        try package.connection.execute("PRAGMA temp_store = FILE")
         // A change log damaged past its CHECK stops the sync before either side is written.
         let tracking = PackageChangeTracking(connection: package.connection)
         try tracking.requireKnownOperations()

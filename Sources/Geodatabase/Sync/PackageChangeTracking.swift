@@ -123,13 +123,16 @@ public struct PackageChangeTracking {
                 let currentColumns = columns.map { "t.\(SQL.identifier($0))" }.joined(separator: ", ")
                 // By index: base and current share `columns` (no name lookups per row).
                 let compared = columns.indices.filter { columns[$0] != table.globalIDColumn && columns[$0] != table.keyColumn }
+                // The log is read in position order (its rowid), not through the table-name
+                // index: that would sort the whole joined result, rows and all, in a temporary
+                // B-tree (`+` keeps SQLite off the index).
                 try connection.forEachRow("""
                     SELECT e.position, e.globalid, e.operation, b.\(g) IS NOT NULL, t.\(g) IS NOT NULL,
                       \(baseColumns), \(currentColumns)
                     FROM pkgbuild_edits e
                     LEFT JOIN \(SQL.identifier(SyncSchema.baseTable(for: table.name))) b ON b.\(g) = e.globalid
                     LEFT JOIN \(SQL.identifier(table.name)) t ON t.\(g) = e.globalid
-                    WHERE e.table_name = ? AND e.position BETWEEN ? AND ? ORDER BY e.position
+                    WHERE +e.table_name = ? AND e.position BETWEEN ? AND ? ORDER BY e.position
                     """, [.text(table.name), .integer(range.lowerBound), .integer(range.upperBound)]) { row in
                     let n = columns.count
                     let base = row.int64(at: 3) == 1
