@@ -53,9 +53,7 @@ struct CarriedChanges {
         let byName = tablesByName
         let streamed = included.map { included in tableOrder.filter { byName[SQLName($0)].map(included) ?? false } } ?? tableOrder
         try tracking.forEachPendingChange(tables: streamed, positions: Int64.min...throughPosition,
-                                          unchanged: { edit in
-                                              if !unbased.contains(RowKey(edit.table, edit.globalID)) { unchanged.append(edit) }
-                                          }) { change in
+                                          unchanged: { noteUnchanged($0, in: &unchanged) }) { change in
             guard let table = tablesByName[SQLName(change.table)] else { return }
             if batchTable?.sqlName != table.sqlName || batch.count == batchSize {
                 try flush()
@@ -71,12 +69,17 @@ struct CarriedChanges {
     /// records that changed nothing, as ``forEachBatch(of:_:)`` gives them.
     func keys() throws -> (keys: [RowKey], unchanged: [UnchangedEdit]) {
         var keys: [RowKey] = [], unchanged: [UnchangedEdit] = []
-        try tracking.forEachPendingChange(tables: tableOrder, positions: Int64.min...throughPosition, unchanged: { edit in
-            if !unbased.contains(RowKey(edit.table, edit.globalID)) { unchanged.append(edit) }
-        }) { change in
+        try tracking.forEachPendingChange(tables: tableOrder, positions: Int64.min...throughPosition,
+                                          unchanged: { noteUnchanged($0, in: &unchanged) }) { change in
             keys.append(RowKey(change.table, change.globalID))
         }
         return (keys, unchanged)
+    }
+
+    /// A record that changed nothing is forgotten, unless its row has no base (such a row
+    /// reconciles as changed on both sides, and is not streamed as unchanged either).
+    private func noteUnchanged(_ edit: UnchangedEdit, in unchanged: inout [UnchangedEdit]) {
+        if !unbased.contains(RowKey(edit.table, edit.globalID)) { unchanged.append(edit) }
     }
 
     /// The global ids of the table's carried updates and deletes (an insert without a base is

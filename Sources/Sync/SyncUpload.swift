@@ -39,9 +39,7 @@ struct UploadOutcome: Sendable {
     /// Adds what another part of the upload did and found after this part's.
     mutating func merge(_ other: UploadOutcome) {
         conflicts += other.conflicts
-        counts.inserted += other.counts.inserted
-        counts.updated += other.counts.updated
-        counts.deleted += other.counts.deleted
+        counts.add(other.counts)
         toBring += other.toBring
         carriedCount += other.carriedCount
         unchanged += other.unchanged

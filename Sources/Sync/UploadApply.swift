@@ -225,6 +225,12 @@ extension SyncRun {
 }
 
 extension RowCounts {
+    mutating func add(_ other: RowCounts) {
+        inserted += other.inserted
+        updated += other.updated
+        deleted += other.deleted
+    }
+
     /// Counts a write the source took.
     mutating func count(_ write: SourceWrite) {
         switch write {
