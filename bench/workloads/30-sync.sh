@@ -50,15 +50,21 @@ PY
 # Per 200,000 features, package: 20,000 attribute and 20,000 geometry updates, 5,000 deletes,
 # 5,000 inserts; source: 10,000 merges with package attribute edits, 2,000 conflicts (same
 # column), 2,000 merges with geometry edits, 2,000 deletes, 4,000 inserts.
-sync_edit() {
+sync_edit_package() {
     ogrinfo -q "$1" -sql "UPDATE features SET kind = 'pkg ' || fid WHERE fid % 10 = 1"
     ogrinfo -q "$1" -sql "UPDATE features SET geom = AsGPB(ST_GeomFromText('POINT(' || (ST_X(geom) + 0.01) || ' ' || ST_Y(geom) || ')', 4326)) WHERE fid % 10 = 3"
     ogrinfo -q "$1" -sql "DELETE FROM features WHERE fid % 40 = 5"
     ogrinfo -q "$1" -sql "INSERT INTO features (geom, name, kind, value) SELECT AsGPB(ST_GeomFromText('POINT(' || (fid % 300 - 150) || ' ' || (fid % 140 - 70) || ')', 4326)), 'new ' || fid, 'new', fid FROM features WHERE fid % 40 = 6 AND fid <= $SYNC_FEATURES"
-    ogrinfo -q "$2" -sql "UPDATE features SET value = -fid WHERE fid % 20 = 1"
-    ogrinfo -q "$2" -sql "UPDATE features SET kind = 'office' WHERE fid % 100 IN (11, 33)"
-    ogrinfo -q "$2" -sql "DELETE FROM features WHERE fid % 100 = 50"
-    ogrinfo -q "$2" -sql "INSERT INTO features (geom, name, kind, value) SELECT AsGPB(ST_GeomFromText('POINT(' || (fid % 200 - 100) || ' ' || (fid % 100 - 50) || ')', 4326)), 'office ' || fid, 'office', fid FROM features WHERE fid % 50 = 7 AND fid <= $SYNC_FEATURES"
+}
+sync_edit_source() {
+    ogrinfo -q "$1" -sql "UPDATE features SET value = -fid WHERE fid % 20 = 1"
+    ogrinfo -q "$1" -sql "UPDATE features SET kind = 'office' WHERE fid % 100 IN (11, 33)"
+    ogrinfo -q "$1" -sql "DELETE FROM features WHERE fid % 100 = 50"
+    ogrinfo -q "$1" -sql "INSERT INTO features (geom, name, kind, value) SELECT AsGPB(ST_GeomFromText('POINT(' || (fid % 200 - 100) || ' ' || (fid % 100 - 50) || ')', 4326)), 'office ' || fid, 'office', fid FROM features WHERE fid % 50 = 7 AND fid <= $SYNC_FEATURES"
+}
+sync_edit() {
+    sync_edit_package "$1"
+    sync_edit_source "$2"
 }
 sync_prepare_pkgbuild() {
     rm -rf "$sync_dir/run.pkg" && cp -r "$sync_package" "$sync_dir/run.pkg"
@@ -96,5 +102,3 @@ for sync_size in $SYNC_SIZES; do
         "pygeodiff rebase+apply" sync_prepare_geodiff '"$VENV_PY" "$sync_dir/geodiff_sync.py" "$sync_dir"' \
         "pkgbuild sync" sync_prepare_pkgbuild '"$BIN" sync "$sync_dir/run.pkg" --source "$sync_dir/run-source.gpkg" --on-conflict package-wins'
 done
-# The 200,000-feature inputs, which the PostgreSQL workload loads.
-sync_inputs 200000

@@ -5,10 +5,10 @@
 #   create: a 1,000,000-feature table of the package workload's shape (80% points, 20% real
 #     polygons) loaded by ogr2ogr, cut for the same box, clipped, 4326 -> 3857: pkgbuild create
 #     against ogr2ogr -f GPKG … PG:… -spat … -clipsrc spat_extent -t_srs EPSG:3857.
-#   sync: the sync workload's 200,000 features in PostGIS, the same 50,000 package and 20,000
-#     source edits (the source's made by psql), package-wins.
+#   sync: the sync workload's sizes (200,000 and 1,000,000 features) in PostGIS, the same
+#     package and source edits (the source's made by psql), package-wins.
 #   concurrency: 16 overlapping packages of that table, 1,000 edits each, synced at once.
-# Sourced by bench/run (BIN, WORK, RUNS, VENV_PY, measure); needs bench/workloads/30-*.sh's inputs.
+# Sourced by bench/run (BIN, WORK, RUNS, VENV_PY, measure); needs bench/workloads/30-*.sh's inputs and helpers.
 
 pg_dir=$WORK/pg-cluster
 scripts/pg-test-cluster stop "$pg_dir" >/dev/null 2>&1 || true
@@ -52,43 +52,55 @@ pg_measure "pg create ${pg_features} (clip, 3857)" "pkgbuild create" "$RUNS" \
     --prepare "rm -rf '$pg_create_out.pkg' '$pg_create_out.pkg.partial'" -- "$BIN" create --area="$package_area" \
     --features "PG:$pg_base dbname=features" --clip --crs EPSG:3857 --no-register --output "$pg_create_out.pkg"
 
-# sync: 200k features, 50k package + 20k source edits.
-pg_psql postgres "CREATE DATABASE syncbase"
-ogr2ogr -f PostgreSQL "PG:$pg_base dbname=syncbase" "$sync_plain" features -lco FID=fid -lco GEOMETRY_NAME=geom \
-    -lco SPATIAL_INDEX=GIST --config PG_USE_COPY YES -gt 100000
-"$BIN" source enable "PG:$pg_base dbname=syncbase" >/dev/null
-pg_sync_package=$WORK/pg-sync.pkg
-rm -rf "$pg_sync_package"
-"$BIN" create --area=-180,-90,180,90 --features "PG:$pg_base dbname=syncbase" --output "$pg_sync_package" >/dev/null
+# sync: the sync workload's sizes (SYNC_SIZES) in PostGIS, the same package edits (GDAL's
+# SQL) and source edits (psql), package-wins; PG_SYNC_RUNS runs each (default RUNS).
 pg_source_edits() {
     pg_psql "$1" "UPDATE features SET value = -fid WHERE fid % 20 = 1;
         UPDATE features SET kind = 'office' WHERE fid % 100 IN (11, 33);
         DELETE FROM features WHERE fid % 100 = 50;
         INSERT INTO features (geom, name, kind, value) SELECT ST_SetSRID(ST_MakePoint(fid % 200 - 100, fid % 100 - 50), 4326),
-            'office ' || fid, 'office', fid FROM features WHERE fid % 50 = 7 AND fid <= 200000"
+            'office ' || fid, 'office', fid FROM features WHERE fid % 50 = 7 AND fid <= $SYNC_FEATURES"
 }
 pg_prepare_sync() {
-    pg_psql postgres "DROP DATABASE IF EXISTS syncrun" && pg_psql postgres "CREATE DATABASE syncrun TEMPLATE syncbase"
+    pg_psql postgres "DROP DATABASE IF EXISTS syncrun" && pg_psql postgres "CREATE DATABASE syncrun TEMPLATE $pg_sync_base"
     rm -rf "$WORK/pg-sync-run.pkg" && cp -r "$pg_sync_package" "$WORK/pg-sync-run.pkg"
-    ogrinfo -q "$WORK/pg-sync-run.pkg/data.gpkg" -sql "UPDATE features SET kind = 'pkg ' || fid WHERE fid % 10 = 1"
-    ogrinfo -q "$WORK/pg-sync-run.pkg/data.gpkg" -sql "UPDATE features SET geom = AsGPB(ST_GeomFromText('POINT(' || (ST_X(geom) + 0.01) || ' ' || ST_Y(geom) || ')', 4326)) WHERE fid % 10 = 3"
-    ogrinfo -q "$WORK/pg-sync-run.pkg/data.gpkg" -sql "DELETE FROM features WHERE fid % 40 = 5"
-    ogrinfo -q "$WORK/pg-sync-run.pkg/data.gpkg" -sql "INSERT INTO features (geom, name, kind, value) SELECT AsGPB(ST_GeomFromText('POINT(' || (fid % 300 - 150) || ' ' || (fid % 140 - 70) || ')', 4326)), 'new ' || fid, 'new', fid FROM features WHERE fid % 40 = 6 AND fid <= 200000"
+    sync_edit_package "$WORK/pg-sync-run.pkg/data.gpkg"
     pg_source_edits syncrun
 }
-pg_measure "pg sync 200k (50k+20k edits)" "pkgbuild sync" "$RUNS" --prepare pg_prepare_sync -- \
-    "$BIN" sync "$WORK/pg-sync-run.pkg" --source "PG:$pg_base dbname=syncrun" --on-conflict package-wins
+for pg_sync_size in $SYNC_SIZES; do
+    sync_inputs "$pg_sync_size"
+    pg_sync_base=syncbase_$pg_sync_size
+    pg_psql postgres "CREATE DATABASE $pg_sync_base"
+    ogr2ogr -f PostgreSQL "PG:$pg_base dbname=$pg_sync_base" "$sync_plain" features -lco FID=fid -lco GEOMETRY_NAME=geom \
+        -lco SPATIAL_INDEX=GIST --config PG_USE_COPY YES -gt 100000
+    "$BIN" source enable "PG:$pg_base dbname=$pg_sync_base" >/dev/null
+    pg_sync_package=$WORK/pg-sync-$pg_sync_size.pkg
+    rm -rf "$pg_sync_package"
+    "$BIN" create --area=-180,-90,180,90 --features "PG:$pg_base dbname=$pg_sync_base" --output "$pg_sync_package" >/dev/null
+    pg_measure "pg sync $(sync_size_label "$pg_sync_size") ($(sync_size_label $((pg_sync_size / 4)))+$(sync_size_label $((pg_sync_size / 10))) edits)" \
+        "pkgbuild sync" "${PG_SYNC_RUNS:-$RUNS}" --prepare pg_prepare_sync -- \
+        "$BIN" sync "$WORK/pg-sync-run.pkg" --source "PG:$pg_base dbname=syncrun" --on-conflict package-wins
+done
 
-# 16 concurrent syncs of overlapping packages (strips 40 degrees wide, 20 apart).
+# 16 concurrent syncs of overlapping packages (strips 40 degrees wide, 20 apart) of the
+# 200,000-feature table.
 pg_crews=16
+pg_crew_base=syncbase_200000
+if ! pg_psql postgres "SELECT 1 FROM pg_database WHERE datname = '$pg_crew_base'" | grep -q 1; then
+    sync_inputs 200000
+    pg_psql postgres "CREATE DATABASE $pg_crew_base"
+    ogr2ogr -f PostgreSQL "PG:$pg_base dbname=$pg_crew_base" "$sync_plain" features -lco FID=fid -lco GEOMETRY_NAME=geom \
+        -lco SPATIAL_INDEX=GIST --config PG_USE_COPY YES -gt 100000
+    "$BIN" source enable "PG:$pg_base dbname=$pg_crew_base" >/dev/null
+fi
 for ((crew = 0; crew < pg_crews; crew++)); do
     rm -rf "$WORK/pg-crew$crew.pkg"
     west=$((-180 + crew * 20 % 320))
-    "$BIN" create --area="$west,-90,$((west + 40)),90" --features "PG:$pg_base dbname=syncbase" \
+    "$BIN" create --area="$west,-90,$((west + 40)),90" --features "PG:$pg_base dbname=$pg_crew_base" \
         --output "$WORK/pg-crew$crew.pkg" >/dev/null
 done
 pg_prepare_crews() {
-    pg_psql postgres "DROP DATABASE IF EXISTS syncrun" && pg_psql postgres "CREATE DATABASE syncrun TEMPLATE syncbase"
+    pg_psql postgres "DROP DATABASE IF EXISTS syncrun" && pg_psql postgres "CREATE DATABASE syncrun TEMPLATE $pg_crew_base"
     local crew
     for ((crew = 0; crew < pg_crews; crew++)); do
         rm -rf "$WORK/pg-crew$crew-run.pkg" && cp -r "$WORK/pg-crew$crew.pkg" "$WORK/pg-crew$crew-run.pkg"
