@@ -93,12 +93,15 @@ PY
 sync_size_label() {
     if (($1 % 1000000 == 0)); then echo "$(($1 / 1000000))M"; else echo "$(($1 / 1000))k"; fi
 }
+# "sync 200k (50k+20k edits)": how the table names the workload of a size.
+sync_workload_label() {
+    echo "sync $(sync_size_label "$1") ($(sync_size_label $(($1 / 4)))+$(sync_size_label $(($1 / 10))) edits)"
+}
 
 for sync_size in $SYNC_SIZES; do
     sync_inputs "$sync_size"
     sync_write_geodiff_script
-    sync_workload="sync $(sync_size_label "$sync_size") ($(sync_size_label $((sync_size / 4)))+$(sync_size_label $((sync_size / 10))) edits)"
-    measure_alternating "$sync_workload" "$SYNC_RUNS" \
+    measure_alternating "$(sync_workload_label "$sync_size")" "$SYNC_RUNS" \
         "pygeodiff rebase+apply" sync_prepare_geodiff '"$VENV_PY" "$sync_dir/geodiff_sync.py" "$sync_dir"' \
         "pkgbuild sync" sync_prepare_pkgbuild '"$BIN" sync "$sync_dir/run.pkg" --source "$sync_dir/run-source.gpkg" --on-conflict package-wins'
 done

@@ -67,17 +67,23 @@ pg_prepare_sync() {
     sync_edit_package "$WORK/pg-sync-run.pkg/data.gpkg"
     pg_source_edits syncrun
 }
-for pg_sync_size in $SYNC_SIZES; do
-    sync_inputs "$pg_sync_size"
-    pg_sync_base=syncbase_$pg_sync_size
-    pg_psql postgres "CREATE DATABASE $pg_sync_base"
-    ogr2ogr -f PostgreSQL "PG:$pg_base dbname=$pg_sync_base" "$sync_plain" features -lco FID=fid -lco GEOMETRY_NAME=geom \
+# The sync inputs of size $1 loaded into database syncbase_$1, sync-enabled (once).
+pg_load_sync_base() {
+    pg_psql postgres "SELECT 1 FROM pg_database WHERE datname = 'syncbase_$1'" | grep -q 1 && return 0
+    sync_inputs "$1"
+    pg_psql postgres "CREATE DATABASE syncbase_$1"
+    ogr2ogr -f PostgreSQL "PG:$pg_base dbname=syncbase_$1" "$sync_plain" features -lco FID=fid -lco GEOMETRY_NAME=geom \
         -lco SPATIAL_INDEX=GIST --config PG_USE_COPY YES -gt 100000
-    "$BIN" source enable "PG:$pg_base dbname=$pg_sync_base" >/dev/null
+    "$BIN" source enable "PG:$pg_base dbname=syncbase_$1" >/dev/null
+}
+for pg_sync_size in $SYNC_SIZES; do
+    pg_load_sync_base "$pg_sync_size"
+    sync_inputs "$pg_sync_size"   # SYNC_FEATURES, which the edits use
+    pg_sync_base=syncbase_$pg_sync_size
     pg_sync_package=$WORK/pg-sync-$pg_sync_size.pkg
     rm -rf "$pg_sync_package"
     "$BIN" create --area=-180,-90,180,90 --features "PG:$pg_base dbname=$pg_sync_base" --output "$pg_sync_package" >/dev/null
-    pg_measure "pg sync $(sync_size_label "$pg_sync_size") ($(sync_size_label $((pg_sync_size / 4)))+$(sync_size_label $((pg_sync_size / 10))) edits)" \
+    pg_measure "pg $(sync_workload_label "$pg_sync_size")" \
         "pkgbuild sync" "${PG_SYNC_RUNS:-$RUNS}" --prepare pg_prepare_sync -- \
         "$BIN" sync "$WORK/pg-sync-run.pkg" --source "PG:$pg_base dbname=syncrun" --on-conflict package-wins
 done
@@ -86,13 +92,7 @@ done
 # 200,000-feature table.
 pg_crews=16
 pg_crew_base=syncbase_200000
-if ! pg_psql postgres "SELECT 1 FROM pg_database WHERE datname = '$pg_crew_base'" | grep -q 1; then
-    sync_inputs 200000
-    pg_psql postgres "CREATE DATABASE $pg_crew_base"
-    ogr2ogr -f PostgreSQL "PG:$pg_base dbname=$pg_crew_base" "$sync_plain" features -lco FID=fid -lco GEOMETRY_NAME=geom \
-        -lco SPATIAL_INDEX=GIST --config PG_USE_COPY YES -gt 100000
-    "$BIN" source enable "PG:$pg_base dbname=$pg_crew_base" >/dev/null
-fi
+pg_load_sync_base 200000
 for ((crew = 0; crew < pg_crews; crew++)); do
     rm -rf "$WORK/pg-crew$crew.pkg"
     west=$((-180 + crew * 20 % 320))
