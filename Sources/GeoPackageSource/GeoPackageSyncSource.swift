@@ -66,6 +66,7 @@ public final class GeoPackageSyncSource: SyncSource {
 
     public func refreshTracking() throws {
         try geodatabase.refreshTriggers()
+        try geodatabase.upgradeChangeLog()
         // Sources registered by earlier versions carry our extension on their user tables.
         try OwnTables.register(in: connection, side: .source)
         schema = nil

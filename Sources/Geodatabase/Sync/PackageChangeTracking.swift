@@ -52,7 +52,7 @@ public struct PackageChangeTracking {
 
     /// Puts tables under tracking, in one transaction (the package's rows as they are become
     /// the base); doing it again changes nothing, and brings base tables and triggers up to
-    /// date after a column was added.
+    /// date after a column was added (and the edit log's CHECK, ``OperationCheck``).
     /// - Parameter tables: nil for the tables already tracked, or when none, every feature and
     ///   attribute table and Related Tables mapping table.
     /// - Returns: the tracked tables.
@@ -63,6 +63,7 @@ public struct PackageChangeTracking {
                 throw GeodatabaseError(.notAGeoPackage, "\(connection.path) is not a GeoPackage: it has no gpkg_contents table")
             }
             for statement in SyncSchema.commonDDL + SyncSchema.packageDDL { try connection.execute(statement) }
+            try OperationCheck.upgrade(SyncSchema.editsTable, in: connection)
             var names = try tables ?? loadTrackedTables(connection).map(\.name)
             if names.isEmpty && tables == nil { names = try defaultTrackedTableNames(connection) }
             var result: [TrackedTable] = []

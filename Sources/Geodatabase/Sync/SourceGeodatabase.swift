@@ -161,6 +161,15 @@ public struct SourceGeodatabase {
         }
     }
 
+    /// Rewrites the change log's operation CHECK of a source enabled before it to the form
+    /// SQLite checks without a temporary b-tree per logged row (``OperationCheck``), in one
+    /// transaction. Reads only, and writes nothing, when it already has it.
+    public func upgradeChangeLog() throws {
+        try requireEnabled()
+        guard try OperationCheck.needsUpgrade(SyncSchema.changesTable, in: connection) else { return }
+        try connection.withTransaction(.immediate) { try OperationCheck.upgrade(SyncSchema.changesTable, in: connection) }
+    }
+
     /// True when ``enable(_:)`` has run on this file.
     public func isEnabled() throws -> Bool {
         try tableExists(SyncSchema.changesTable, in: connection)

@@ -32,7 +32,7 @@
 /// -- entry to a new generation on each change. Deletes stay as tombstones.
 /// CREATE TABLE pkgbuild_changes (generation INTEGER PRIMARY KEY AUTOINCREMENT,
 ///   table_name TEXT NOT NULL, globalid TEXT NOT NULL,
-///   operation TEXT NOT NULL CHECK (operation IN ('insert','update','delete')),
+///   operation TEXT NOT NULL CHECK (operation = 'insert' OR operation = 'update' OR operation = 'delete'),
 ///   replica_id TEXT, sync_id TEXT,       -- from pkgbuild_apply_context: which sync made it
 ///   changed_at TEXT NOT NULL DEFAULT (...), UNIQUE (table_name, globalid));
 /// CREATE TABLE pkgbuild_replicas (replica_id TEXT NOT NULL PRIMARY KEY, name TEXT,
@@ -60,7 +60,7 @@
 /// -- One row per locally changed row: its NET change against the base.
 /// CREATE TABLE pkgbuild_edits (position INTEGER PRIMARY KEY AUTOINCREMENT,
 ///   table_name TEXT NOT NULL, globalid TEXT NOT NULL,
-///   operation TEXT NOT NULL CHECK (operation IN ('insert','update','delete')),
+///   operation TEXT NOT NULL CHECK (operation = 'insert' OR operation = 'update' OR operation = 'delete'),
 ///   edited_at TEXT NOT NULL DEFAULT (...), UNIQUE (table_name, globalid));
 /// -- Per tracked table T: the base row (as extracted or last synced) of each changed row,
 /// -- saved by the trigger at the row's first change. Same columns and declared types as T,
@@ -125,7 +125,7 @@ public enum SyncSchema {
         """
         CREATE TABLE IF NOT EXISTS pkgbuild_changes (generation INTEGER PRIMARY KEY AUTOINCREMENT, \
         table_name TEXT NOT NULL, globalid TEXT NOT NULL, \
-        operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')), \
+        operation TEXT NOT NULL \(OperationCheck.sql), \
         replica_id TEXT, sync_id TEXT, changed_at TEXT NOT NULL DEFAULT \(now), UNIQUE (table_name, globalid))
         """,
         """
@@ -163,7 +163,7 @@ public enum SyncSchema {
         """
         CREATE TABLE IF NOT EXISTS pkgbuild_edits (position INTEGER PRIMARY KEY AUTOINCREMENT, \
         table_name TEXT NOT NULL, globalid TEXT NOT NULL, \
-        operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')), \
+        operation TEXT NOT NULL \(OperationCheck.sql), \
         edited_at TEXT NOT NULL DEFAULT \(now), UNIQUE (table_name, globalid))
         """,
     ]
