@@ -20,8 +20,9 @@ struct LogTriggerSQL {
 
     /// Makes the row's one log entry `operation`, at a new generation.
     private func log(_ id: String, as operation: String, from source: String = "") -> String {
-        """
-        DELETE FROM pkgbuild_changes WHERE table_name = \(name) AND globalid IN (SELECT \(id)\(source)); \
+        let rows = source.isEmpty ? "= \(id)" : "IN (SELECT \(id)\(source))"
+        return """
+        DELETE FROM pkgbuild_changes WHERE table_name = \(name) AND globalid \(rows); \
         INSERT INTO pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
         SELECT \(name), \(id), \(operation), \(context)\(source);
         """
