@@ -76,8 +76,21 @@ public enum SQLiteValue: Sendable {
 
     /// Text built from stored bytes: `.text` when they are valid UTF-8, else `.textBytes`.
     public static func text(bytes: some Collection<UInt8>) -> SQLiteValue {
+        if let value = bytes.withContiguousStorageIfAvailable(text(contiguous:)) { return value }
         if let string = String(validating: bytes, as: UTF8.self) { return .text(string) }
         return .textBytes(Array(bytes))
+    }
+
+    /// Every TEXT value a statement reads comes here. Decoding is the standard library's fast
+    /// path (its validating initializer takes a generic one: about 1,000 instructions for a
+    /// global id), and decoding replaces whatever is not UTF-8, so the decoded bytes are the
+    /// input's exactly when the input was UTF-8.
+    private static func text(contiguous bytes: UnsafeBufferPointer<UInt8>) -> SQLiteValue {
+        var decoded = String(decoding: bytes, as: UTF8.self)
+        let same = decoded.withUTF8 { utf8 in
+            utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+        }
+        return same ? .text(decoded) : .textBytes(Array(bytes))
     }
 
     /// The blob's bytes, or nil for any other storage class.

@@ -15,7 +15,9 @@ public struct SQLName: Sendable, Hashable, Comparable, ExpressibleByStringLitera
 
     public init(_ text: String) {
         self.text = text
-        folded = text.utf8.contains(where: Self.isUpper)
+        // Names are made per row and column in a sync: the scan reads the contiguous bytes.
+        var bytes = text
+        folded = bytes.withUTF8 { $0.contains(where: Self.isUpper) }
             ? String(decoding: text.utf8.map { Self.isUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
             : text
     }
@@ -32,7 +34,8 @@ public struct SQLName: Sendable, Hashable, Comparable, ExpressibleByStringLitera
     }
 
     public static func == (a: SQLName, b: SQLName) -> Bool {
-        a.folded.utf8.elementsEqual(b.folded.utf8)
+        var x = a.folded, y = b.folded
+        return x.utf8.count == y.utf8.count && x.withUTF8 { p in y.withUTF8 { q in p.elementsEqual(q) } }
     }
 
     public func hash(into hasher: inout Hasher) {
