@@ -54,6 +54,16 @@ extension GeoPackageSyncSource {
         LayerFilter(text: text, expression: try WhereFilter(layer: table, expression: text).storedExpression(on: connection, table: table))
     }
 
+    /// True when no trigger but ours and GDAL's (R-tree and feature count, which write other
+    /// tables) is on the table: SQLite then stores what is written, with the affinity of the
+    /// declared type the package's copy of the column has too.
+    public func storesAsSent(_ table: TableShape) throws -> Bool {
+        let known = ["pkgbuild_", "rtree_", "trigger_insert_feature_count_", "trigger_delete_feature_count_"]
+        return try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE",
+                                    [.text(table.name)])
+            .allSatisfy { row in known.contains { row[0].stringValue?.hasPrefix($0) ?? false } }
+    }
+
     /// No savepoint per row: a statement SQLite refuses is undone with its triggers' changes
     /// (ON CONFLICT ABORT), and the transaction goes on.
     public func apply(_ write: SourceWrite, in table: TableShape) throws -> SourceWriteOutcome {

@@ -105,6 +105,10 @@ public protocol SyncSource: AnyObject {
     /// writes each: one outcome per write, in order; a refused row leaves nothing behind and
     /// the rows after it are still written.
     func apply(_ writes: [SourceWrite], in table: TableShape) throws -> [SourceWriteOutcome]
+    /// Whether `table` stores the values written to it exactly (no trigger, type or rule of
+    /// the source's rewrites them on the way in): a row uploaded as the package holds it then
+    /// needs no read-back.
+    func storesAsSent(_ table: TableShape) throws -> Bool
 
     // MARK: Replica registry
 
@@ -137,6 +141,9 @@ extension SyncSource {
     public func rows(_ globalIDs: [String], in table: TableShape) throws -> [SourceRow?] {
         try globalIDs.map { try row($0, in: table) }
     }
+
+    /// Not known: every uploaded row is read back.
+    public func storesAsSent(_ table: TableShape) throws -> Bool { false }
 
     /// One ``apply(_:in:)`` each.
     public func apply(_ writes: [SourceWrite], in table: TableShape) throws -> [SourceWriteOutcome] {

@@ -50,16 +50,42 @@ extension SyncRun {
         var brought = Set<RowKey>(minimumCapacity: run.toBring.count)
         let toBring = run.toBring
         run.toBring = []
+        let heldAsSent = try tablesHeldAsSent(scope: scope)
         for rowTier in 0..<3 {
             for row in toBring {
                 // A settled row (not listed) stays eligible below: a source change committed
-                // by someone else between the upload and this read must still come down.
+                // by someone else between the upload and this read must still come down. So
+                // does a row held as sent, which is not read back.
                 guard !run.leftAlone.contains(row.key), let table = tablesByName[row.key.table],
-                      tier(of: table, in: scope) == rowTier, brought.insert(row.key).inserted else { continue }
+                      tier(of: table, in: scope) == rowTier else { continue }
+                if row.asSent, heldAsSent.contains(table.sqlName), try stillBelongs(row.key.globalID, of: table, scope: scope) { continue }
+                guard brought.insert(row.key).inserted else { continue }
                 try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.merged)
             }
         }
         return brought
+    }
+
+    /// The tables whose rows the source took as sent (``UploadedRow/asSent``) it holds exactly
+    /// as the package does, so that reading them back would change nothing: the source stores
+    /// values as written (``SyncSource/storesAsSent(_:)``), and the layer is neither
+    /// reprojected nor clipped, has no filter (the source judges it), and takes no part in a
+    /// relationship (a key edited offline brings related rows, which the read-back does).
+    private func tablesHeldAsSent(scope: DownloadScope) throws -> Set<SQLName> {
+        var held = Set<SQLName>()
+        for table in tables where !projections.isReprojected(table) && !table.cut.clipped && table.cut.filter == nil
+            && !mappingLinks.isMapping(table) && !scope.isRelatedOnly(table) && relationKeys(of: table).isEmpty
+            && mappingLinks.mappings(linking: table).isEmpty {
+            if try source.storesAsSent(table.shape) { held.insert(table.sqlName) }
+        }
+        return held
+    }
+
+    /// Whether the package's row of a row held as sent is still in the package's area (an
+    /// edited geometry may have left it: the read-back then removes the row and says why).
+    private func stillBelongs(_ globalID: String, of table: SyncTable, scope: DownloadScope) throws -> Bool {
+        guard let row = try packageRows.row(globalID, in: table) else { return false }
+        return try scope.contains(row, of: table)
     }
 
     /// The source's changes since the package's generation, other replicas' only, and what

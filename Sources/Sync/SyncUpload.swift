@@ -52,6 +52,10 @@ struct UploadedRow: Sendable {
     /// True when the source row keeps values of its own (source changes merged with the local
     /// edit, or a conflict the source won): what comes down counts as downloaded.
     var merged: Bool
+    /// True when the source took the package's row as the package holds it: reconciled to
+    /// equal rows and written without a refusal (false for a row an earlier, interrupted run
+    /// uploaded: what it did is not known here).
+    var asSent = false
 }
 
 extension SyncRun {
@@ -126,6 +130,7 @@ extension SyncRun {
         }
         if upload.stopping { return .stoppedOnConflicts(upload.outcome) }
         try applyWaiting(into: &upload)
+        upload.forgetSentRows(upload.refused)
         if options.policy == .fail && upload.outcome.conflicts.contains(where: { $0.kind == .constraint && $0.resolution == nil }) {
             return .stoppedOnConflicts(upload.outcome)
         }
@@ -165,7 +170,8 @@ extension SyncRun {
         let (change, table, result) = plan
         let geometryEdited = table.geometryColumn.map { change.changedColumns.contains($0) } ?? false
         if result.leavesRowsEqual && !geometryEdited && change.operation != .insert && table.cut.filter == nil { return }
-        outcome.toBring.append(UploadedRow(key: RowKey(change.table, change.globalID), merged: !result.leavesRowsEqual))
+        outcome.toBring.append(UploadedRow(key: RowKey(change.table, change.globalID), merged: !result.leavesRowsEqual,
+                                           asSent: result.leavesRowsEqual))
     }
 
     /// One local change reconciled with the source's row (read with its batch) and its base.

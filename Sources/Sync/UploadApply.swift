@@ -26,6 +26,14 @@ extension SyncRun {
         var waiting: [(plan: UploadPlan, error: SourceRefusal)] = []
         /// The conflicts of rows the source refused, reported after the reconcile's.
         var refusals: [Conflict] = []
+        /// Every row the source refused at some try (those that waited, even if taken later).
+        var refused = Set<RowKey>()
+
+        /// The rows the source refused at some try are not known to hold the package's row.
+        mutating func forgetSentRows(_ keys: Set<RowKey>) {
+            guard !keys.isEmpty else { return }
+            for i in outcome.toBring.indices where keys.contains(outcome.toBring[i].key) { outcome.toBring[i].asSent = false }
+        }
     }
 
     /// Why the source did not take one row.
@@ -44,10 +52,13 @@ extension SyncRun {
             switch try sourceWrite(for: plan) {
             case .nothing: break
             case .write(let write): writes.append(write); written.append(plan)
-            case .refused(let refusal): upload.refusals.append(refusedConflict(plan, refusal))
+            case .refused(let refusal):
+                upload.refusals.append(refusedConflict(plan, refusal))
+                upload.refused.insert(RowKey(plan.change.table, plan.change.globalID))
             }
         }
         for (plan, (write, outcome)) in zip(written, zip(writes, try source.apply(writes, in: table.shape))) {
+            if case .refused = outcome { upload.refused.insert(RowKey(plan.change.table, plan.change.globalID)) }
             switch outcome {
             case .applied: upload.outcome.counts.count(write)
             case .refused(let refusal) where refusal.isUniqueViolation: upload.waiting.append((plan, refusal))
