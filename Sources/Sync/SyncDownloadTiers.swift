@@ -58,15 +58,15 @@ extension SyncRun {
                 // does a row held as sent, which is not read back.
                 guard !run.leftAlone.contains(row.key), let table = tablesByName[row.key.table],
                       tier(of: table, in: scope) == rowTier else { continue }
-                if row.asSent, heldAsSent.contains(table.sqlName), try stillBelongs(row.key.globalID, of: table, scope: scope) { continue }
+                if row.held == .asSent, heldAsSent.contains(table.sqlName), try stillBelongs(row.key.globalID, of: table, scope: scope) { continue }
                 guard brought.insert(row.key).inserted else { continue }
-                try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.merged)
+                try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.held == .merged)
             }
         }
         return brought
     }
 
-    /// The tables whose rows the source took as sent (``UploadedRow/asSent``) it holds exactly
+    /// The tables whose rows the source took as sent (``UploadedRow/Held/asSent``) it holds exactly
     /// as the package does, so that reading them back would change nothing: the source stores
     /// values as written (``SyncSource/storesAsSent(_:)``), and the layer is neither
     /// reprojected nor clipped, has no filter (the source judges it), and takes no part in a

@@ -155,7 +155,7 @@ final class SyncRun {
             let (keys, unchanged) = try run.carried.keys()
             try tracking.forget(unchanged)
             if options.direction.uploads {
-                run.toBring = keys.map { UploadedRow(key: $0, merged: false) }
+                run.toBring = keys.map { UploadedRow(key: $0, held: .unknown) }
             } else {
                 run.keepPending(keys)
             }

@@ -49,13 +49,20 @@ struct UploadOutcome: Sendable {
 /// An uploaded row the download brings back.
 struct UploadedRow: Sendable {
     var key: RowKey
-    /// True when the source row keeps values of its own (source changes merged with the local
-    /// edit, or a conflict the source won): what comes down counts as downloaded.
-    var merged: Bool
-    /// True when the source took the package's row as the package holds it: reconciled to
-    /// equal rows and written without a refusal (false for a row an earlier, interrupted run
-    /// uploaded: what it did is not known here).
-    var asSent = false
+    var held: Held
+
+    /// What the source holds of the row after the upload.
+    enum Held: Sendable {
+        /// The package's row as the package holds it: reconciled to equal rows and written
+        /// without a refusal.
+        case asSent
+        /// Values of its own (source changes merged with the local edit, or a conflict the
+        /// source won): what comes down counts as downloaded.
+        case merged
+        /// Not known here: a row an earlier, interrupted run uploaded, a discarded change, a
+        /// row the source refused at some try.
+        case unknown
+    }
 }
 
 extension SyncRun {
@@ -130,7 +137,7 @@ extension SyncRun {
         }
         if upload.stopping { return .stoppedOnConflicts(upload.outcome) }
         try applyWaiting(into: &upload)
-        upload.forgetSentRows(upload.refused)
+        upload.forgetRefusedRowsAsSent()
         if options.policy == .fail && upload.outcome.conflicts.contains(where: { $0.kind == .constraint && $0.resolution == nil }) {
             return .stoppedOnConflicts(upload.outcome)
         }
@@ -151,7 +158,7 @@ extension SyncRun {
             let plan: UploadPlan
             if discards.contains(key) {
                 plan = (change, table, RowReconciliation(conflicts: [discarded(change, in: table)]))
-                upload.outcome.toBring.append(UploadedRow(key: key, merged: false))
+                upload.outcome.toBring.append(UploadedRow(key: key, held: .unknown))
             } else {
                 plan = (change, table, try reconcile(change, in: table, sourceRow: sourceRow, with: reconciler))
                 noteForDownload(plan, into: &upload.outcome)
@@ -170,8 +177,7 @@ extension SyncRun {
         let (change, table, result) = plan
         let geometryEdited = table.geometryColumn.map { change.changedColumns.contains($0) } ?? false
         if result.leavesRowsEqual && !geometryEdited && change.operation != .insert && table.cut.filter == nil { return }
-        outcome.toBring.append(UploadedRow(key: RowKey(change.table, change.globalID), merged: !result.leavesRowsEqual,
-                                           asSent: result.leavesRowsEqual))
+        outcome.toBring.append(UploadedRow(key: RowKey(change.table, change.globalID), held: result.leavesRowsEqual ? .asSent : .merged))
     }
 
     /// One local change reconciled with the source's row (read with its batch) and its base.

@@ -29,10 +29,12 @@ extension SyncRun {
         /// Every row the source refused at some try (those that waited, even if taken later).
         var refused = Set<RowKey>()
 
-        /// The rows the source refused at some try are not known to hold the package's row.
-        mutating func forgetSentRows(_ keys: Set<RowKey>) {
-            guard !keys.isEmpty else { return }
-            for i in outcome.toBring.indices where keys.contains(outcome.toBring[i].key) { outcome.toBring[i].asSent = false }
+        /// A row the source refused at some try is not known to hold the package's row.
+        mutating func forgetRefusedRowsAsSent() {
+            guard !refused.isEmpty else { return }
+            for i in outcome.toBring.indices where outcome.toBring[i].held == .asSent && refused.contains(outcome.toBring[i].key) {
+                outcome.toBring[i].held = .unknown
+            }
         }
     }
 
