@@ -54,14 +54,18 @@ extension GeoPackageSyncSource {
         LayerFilter(text: text, expression: try WhereFilter(layer: table, expression: text).storedExpression(on: connection, table: table))
     }
 
-    /// True when no trigger but ours and GDAL's (R-tree and feature count, which write other
-    /// tables) is on the table: SQLite then stores what is written, with the affinity of the
-    /// declared type the package's copy of the column has too.
+    /// True when no trigger but ours and GDAL's is on the table (GDAL's keep this table's
+    /// R-tree and feature count, in other tables): SQLite then stores what is written, with
+    /// the affinity of the declared type the package's copy of the column has too.
     public func storesAsSent(_ table: TableShape) throws -> Bool {
-        let known = ["pkgbuild_", "rtree_", "trigger_insert_feature_count_", "trigger_delete_feature_count_"]
+        var known = [SQLName("pkgbuild_"), SQLName("trigger_insert_feature_count_\(table.name)"),
+                     SQLName("trigger_delete_feature_count_\(table.name)")]
+        if let geometry = table.geometryColumn {
+            known.append(SQLName(GeometryColumnInfo.rtreeName(table: table.name, column: geometry) + "_"))
+        }
         return try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE",
                                     [.text(table.name)])
-            .allSatisfy { row in known.contains { row[0].stringValue?.hasPrefix($0) ?? false } }
+            .allSatisfy { row in known.contains(where: SQLName(row[0].stringValue ?? "").hasPrefix) }
     }
 
     /// No savepoint per row: a statement SQLite refuses is undone with its triggers' changes
