@@ -31,10 +31,15 @@ enum OperationCheck {
         else { return }
         let version = try connection.scalar("PRAGMA schema_version")?.int64Value ?? 0
         try connection.execute("PRAGMA writable_schema = ON")
-        defer { try? connection.execute("PRAGMA writable_schema = OFF") }
-        try connection.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
-                               [.text(stored.replacing(earlierSQL, with: sql)), .text(log)])
-        try connection.execute("PRAGMA schema_version = \(version + 1)")
+        do {
+            try connection.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
+                                   [.text(stored.replacing(earlierSQL, with: sql)), .text(log)])
+            try connection.execute("PRAGMA schema_version = \(version + 1)")
+        } catch {
+            // The edit's own error is the one to report; the caller's transaction undoes it.
+            try? connection.execute("PRAGMA writable_schema = OFF")
+            throw error
+        }
         try connection.execute("PRAGMA writable_schema = OFF")
         let verdict = try connection.scalar("PRAGMA quick_check(\(SQL.literal(log)))")?.stringValue
         guard verdict == "ok" else {
