@@ -17,9 +17,7 @@ extension SyncRun {
     /// - Returns: the source's position it read, which the package advances to.
     func download(_ run: inout SyncRunState) throws -> SourcePosition {
         let position = try source.position()
-        let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
-                                      relationships: relationships, projections: projections, mappingLinks: mappingLinks,
-                                      geos: geos)
+        let scope = try downloadScope()
         run.leaveAloneWhatStaysPending()
         var brought = try bringUploadedRows(&run, scope: scope)
         if options.direction.downloads {
@@ -58,7 +56,7 @@ extension SyncRun {
                 // does a row held as sent, which is not read back.
                 guard !run.leftAlone.contains(row.key), let table = tablesByName[row.key.table],
                       tier(of: table, in: scope) == rowTier else { continue }
-                if row.held == .asSent, heldAsSent.contains(table.sqlName), try stillBelongs(row.key.globalID, of: table, scope: scope) { continue }
+                if heldAsSent.contains(table.sqlName), try stillBelongs(row, of: table, scope: scope) { continue }
                 guard brought.insert(row.key).inserted else { continue }
                 try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.held == .merged)
             }
@@ -83,9 +81,15 @@ extension SyncRun {
 
     /// Whether the package's row of a row held as sent is still in the package's area (an
     /// edited geometry may have left it: the read-back then removes the row and says why).
-    private func stillBelongs(_ globalID: String, of table: SyncTable, scope: DownloadScope) throws -> Bool {
-        guard let row = try packageRows.row(globalID, in: table) else { return false }
-        return try scope.contains(row, of: table)
+    /// The upload judged most such rows as it sent them; the others are read.
+    private func stillBelongs(_ row: UploadedRow, of table: SyncTable, scope: DownloadScope) throws -> Bool {
+        switch row.held {
+        case .asSentInArea: return true
+        case .asSent:
+            guard let packaged = try packageRows.row(row.key.globalID, in: table) else { return false }
+            return try scope.contains(packaged, of: table)
+        case .merged, .unknown: return false
+        }
     }
 
     /// The source's changes since the package's generation, other replicas' only, and what

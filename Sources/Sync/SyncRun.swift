@@ -77,6 +77,19 @@ final class SyncRun {
     /// point reads it, the retry loops too, and it outlives a retried package transaction.
     var sourceCommitted = false
 
+    /// Which rows belong in the package, built once: the upload judges the rows it sends as
+    /// they are, the download every row it brings.
+    private var builtScope: DownloadScope?
+
+    func downloadScope() throws -> DownloadScope {
+        if let builtScope { return builtScope }
+        let scope = try DownloadScope(areas: areas, source: source, package: package, tables: tables,
+                                      relationships: relationships, projections: projections, mappingLinks: mappingLinks,
+                                      geos: geos)
+        builtScope = scope
+        return scope
+    }
+
     func crash(_ point: SyncCrashPoint) throws {
         try options.crashHook?(point)
     }

@@ -56,12 +56,17 @@ struct UploadedRow: Sendable {
         /// The package's row as the package holds it: reconciled to equal rows and written
         /// without a refusal.
         case asSent
+        /// As sent, and the package's row as the upload sent it meets the package's area (a
+        /// layer whose rows belong by their geometry alone): the download need not read it.
+        case asSentInArea
         /// Values of its own (source changes merged with the local edit, or a conflict the
         /// source won): what comes down counts as downloaded.
         case merged
         /// Not known here: a row an earlier, interrupted run uploaded, a discarded change, a
         /// row the source refused at some try.
         case unknown
+
+        var isAsSent: Bool { self == .asSent || self == .asSentInArea }
     }
 }
 
@@ -161,7 +166,7 @@ extension SyncRun {
                 upload.outcome.toBring.append(UploadedRow(key: key, held: .unknown))
             } else {
                 plan = (change, table, try reconcile(change, in: table, sourceRow: sourceRow, with: reconciler))
-                noteForDownload(plan, into: &upload.outcome)
+                try noteForDownload(plan, into: &upload.outcome)
             }
             upload.outcome.conflicts += plan.result.conflicts
             if plan.result.isUnresolved { upload.stopping = true }
@@ -173,11 +178,23 @@ extension SyncRun {
     /// What the download does with an uploaded row: nothing when the source then holds it
     /// exactly as the package does (no geometry edit either, so it cannot have left the area;
     /// a filtered layer's row may have been edited out of its filter, so the download decides).
-    private func noteForDownload(_ plan: UploadPlan, into outcome: inout UploadOutcome) {
+    private func noteForDownload(_ plan: UploadPlan, into outcome: inout UploadOutcome) throws {
         let (change, table, result) = plan
         let geometryEdited = table.geometryColumn.map { change.changedColumns.contains($0) } ?? false
         if result.leavesRowsEqual && !geometryEdited && change.operation != .insert && table.cut.filter == nil { return }
-        outcome.toBring.append(UploadedRow(key: RowKey(change.table, change.globalID), held: result.leavesRowsEqual ? .asSent : .merged))
+        let held: UploadedRow.Held = result.leavesRowsEqual ? try asSentHeld(change, in: table) : .merged
+        outcome.toBring.append(UploadedRow(key: RowKey(change.table, change.globalID), held: held))
+    }
+
+    /// A row sent as the package holds it is judged against the area now, from the row in
+    /// hand, where its layer's rows belong by their geometry alone; a filter (the source
+    /// judges it, after the write) or a relationship (other rows decide) leaves it to the
+    /// download.
+    private func asSentHeld(_ change: PendingChange, in table: SyncTable) throws -> UploadedRow.Held {
+        let scope = try downloadScope()
+        guard change.operation != .delete, let current = change.current, table.cut.filter == nil,
+              !scope.isRelatedOnly(table), !mappingLinks.isMapping(table) else { return .asSent }
+        return try scope.contains(current, of: table) ? .asSentInArea : .asSent
     }
 
     /// One local change reconciled with the source's row (read with its batch) and its base.

@@ -32,7 +32,7 @@ extension SyncRun {
         /// A row the source refused at some try is not known to hold the package's row.
         mutating func forgetRefusedRowsAsSent() {
             guard !refused.isEmpty else { return }
-            for i in outcome.toBring.indices where outcome.toBring[i].held == .asSent && refused.contains(outcome.toBring[i].key) {
+            for i in outcome.toBring.indices where outcome.toBring[i].held.isAsSent && refused.contains(outcome.toBring[i].key) {
                 outcome.toBring[i].held = .unknown
             }
         }
