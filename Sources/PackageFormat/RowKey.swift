@@ -40,21 +40,27 @@ enum CompactGlobalID: Hashable, Sendable {
         }
     }
 
-    /// Where the four dashes of `8-4-4-4-12` stand, counted in hex digits.
-    private static let dashesAfterDigit: Set<Int> = [8, 12, 16, 20]
+    /// Where the four dashes of `8-4-4-4-12` stand in its 36 characters.
+    private static func isDashIndex(_ i: Int) -> Bool { i == 8 || i == 13 || i == 18 || i == 23 }
 
+    /// A sync parses an id for every row it touches: over the string's own bytes, no copy.
     private static func parse(_ text: String) -> CompactGlobalID? {
-        var utf8 = Substring(text).utf8
-        let braces = utf8.first == UInt8(ascii: "{")
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> CompactGlobalID? {
+        var body = bytes[...]
+        let braces = body.first == UInt8(ascii: "{")
         if braces {
-            guard utf8.last == UInt8(ascii: "}") else { return nil }
-            utf8 = utf8.dropFirst().dropLast()
+            guard body.last == UInt8(ascii: "}") else { return nil }
+            body = body.dropFirst().dropLast()
         }
-        guard utf8.count == 36 else { return nil }
+        guard body.count == 36 else { return nil }
         var high: UInt64 = 0, low: UInt64 = 0, digits = 0, upper = false, lower = false
-        for byte in utf8 {
-            if byte == UInt8(ascii: "-") {
-                guard dashesAfterDigit.contains(digits) else { return nil }
+        for (i, byte) in zip(0..., body) {
+            if isDashIndex(i) {
+                guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
             let nibble: UInt8
@@ -68,21 +74,28 @@ enum CompactGlobalID: Hashable, Sendable {
             digits += 1
         }
         // Mixed case has no single spelling to give back: kept as text.
-        guard digits == 32, !(upper && lower) else { return nil }
+        guard !(upper && lower) else { return nil }
         return .uuid(high: high, low: low, spelling: Spelling(braces: braces, uppercase: upper))
     }
 
     private static func format(high: UInt64, low: UInt64, _ spelling: Spelling) -> String {
-        let hex = Array((spelling.uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(38)
-        if spelling.braces { bytes.append(UInt8(ascii: "{")) }
-        for digit in 0..<32 {
-            if dashesAfterDigit.contains(digit) { bytes.append(UInt8(ascii: "-")) }
-            let word = digit < 16 ? high : low
-            bytes.append(hex[Int(word >> UInt64(60 - 4 * (digit % 16)) & 0xF)])
+        let hex: StaticString = spelling.uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: spelling.braces ? 38 : 36) { out in
+            hex.withUTF8Buffer { hex in
+                var n = 0
+                if spelling.braces { out[n] = UInt8(ascii: "{"); n += 1 }
+                var digit = 0
+                for i in 0..<36 {
+                    if isDashIndex(i) { out[n] = UInt8(ascii: "-") } else {
+                        let word = digit < 16 ? high : low
+                        out[n] = hex[Int(word >> UInt64(60 - 4 * (digit % 16)) & 0xF)]
+                        digit += 1
+                    }
+                    n += 1
+                }
+                if spelling.braces { out[n] = UInt8(ascii: "}"); n += 1 }
+                return n
+            }
         }
-        if spelling.braces { bytes.append(UInt8(ascii: "}")) }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -21,6 +21,9 @@ import Testing
         "{8A3B7F0C-1D2E-4F60-9A8B-0C1D2E3F4A5G}",
         " {8A3B7F0C-1D2E-4F60-9A8B-0C1D2E3F4A5B}",
         "8a3b7f0c1d2e4f609a8b0c1d2e3f4a5b",
+        // 32 digits and four dashes, two of them side by side: not the 8-4-4-4-12 it would
+        // be written back as.
+        "8A3B7F0C--1D2E4F60-9A8B-0C1D2E3F4A5B",
         "",
         "row-7",
         "Zürich-1",
