@@ -22,9 +22,10 @@ public final class GeoPackageSyncSource: SyncSource {
     private let copies: DryRunCopies
     private var schema: GeoPackageSchema?
 
-    /// Page cache during a sync, in KiB: a sync rewrites many pages, a larger cache writes
-    /// each once (with the package's, well under 256 MB).
-    static let cacheKiB = 16_384
+    /// Page cache during a sync, in KiB. Measured at 200,000 and 1,000,000 features: 6 MiB
+    /// syncs as fast as 16 MiB (what a miss costs is a copy from the OS's page cache, and a
+    /// spilled page one write), and the sync's peak memory stays flat (see the README).
+    static let cacheKiB = 6_144
 
     init(path: String, displayName: String, options: SourceOpenOptions, copies: DryRunCopies) throws {
         self.displayName = displayName

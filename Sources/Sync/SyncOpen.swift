@@ -62,7 +62,7 @@ extension SyncSession {
         } catch let error as SourceError {
             throw SyncError(.source, error.message)
         }
-        // A sync rewrites many pages of the package: a larger page cache writes each once.
+        // The page cache of a sync: bounded, whatever the package holds (see `cacheKiB`).
         try package.connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
         // Temporary tables and sorts on disk: their size grows with the edits, memory must not.
         try package.connection.execute("PRAGMA temp_store = FILE")
