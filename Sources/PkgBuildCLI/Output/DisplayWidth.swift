@@ -4,7 +4,9 @@
 /// and 4 columns; a decomposed "é" is 3 bytes, 2 scalars and 1 column.
 extension String {
     var displayWidth: Int {
-        unicodeScalars.reduce(0) { $0 + $1.displayWidth }
+        // Printable ASCII takes a column a byte (a report's table measures every cell).
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
+        return unicodeScalars.reduce(0) { $0 + $1.displayWidth }
     }
 }
 
