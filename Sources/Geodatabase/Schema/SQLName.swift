@@ -4,6 +4,8 @@
 /// lowercasing would merge names SQLite keeps apart, so a name compares by its ASCII fold.
 ///
 /// The name keeps its spelling as written, for messages and for the SQL it is quoted into.
+import Foundation
+
 public struct SQLName: Sendable, Hashable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The name as written.
     public let text: String
@@ -35,7 +37,8 @@ public struct SQLName: Sendable, Hashable, Comparable, ExpressibleByStringLitera
 
     public static func == (a: SQLName, b: SQLName) -> Bool {
         var x = a.folded, y = b.folded
-        return x.utf8.count == y.utf8.count && x.withUTF8 { p in y.withUTF8 { q in p.elementsEqual(q) } }
+        return x.utf8.count == y.utf8.count
+            && x.withUTF8 { p in y.withUTF8 { q in p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 } }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -9,9 +9,15 @@ import SQLite
 public final class RowStore {
     public let connection: Connection
     private let statements: StatementCache
-    /// The SELECT of each table and column list, built once (quoting names costs more than
-    /// the lookup).
-    private var selects: [TableShape: String] = [:]
+    /// The SELECT, INSERT, UPDATE and DELETE of each table and column list, prepared once and
+    /// found by shape: quoting names, and hashing the SQL text, cost more than the lookup.
+    private var prepared: [StatementKey: Statement] = [:]
+
+    private struct StatementKey: Hashable {
+        enum Kind { case select, insert, update, delete }
+        var kind: Kind
+        var shape: TableShape
+    }
 
     public init(connection: Connection) {
         self.connection = connection
@@ -20,14 +26,9 @@ public final class RowStore {
 
     /// The row of that global id (the shape's columns), or nil.
     public func row(_ globalID: String, in table: TableShape) throws -> RowValues? {
-        let sql: String
-        if let known = selects[table] {
-            sql = known
-        } else {
-            sql = "SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
-            selects[table] = sql
+        let statement = try statement(.select, table) {
+            "SELECT \(table.columns.map(SQL.identifier).joined(separator: ", ")) FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
         }
-        let statement = try statements.statement(sql)
         defer { statement.reset() }
         try statement.bind([.text(globalID)])
         guard try statement.step() else { return nil }
@@ -68,8 +69,10 @@ public final class RowStore {
     /// Inserts a row with the columns it names (never the key: each database numbers its own).
     public func insert(_ row: RowValues, into table: TableShape) throws {
         let columns = row.columns.filter { $0 != table.keyColumn }
-        let sql = "INSERT INTO \(SQL.identifier(table.name)) (\(columns.map(SQL.identifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        try run(sql, columns.map { row[$0] ?? .null })
+        let statement = try statement(.insert, table.with(columns: columns)) {
+            "INSERT INTO \(SQL.identifier(table.name)) (\(columns.map(SQL.identifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        }
+        try run(statement, columns.map { row[$0] ?? .null })
     }
 
     /// Sets the columns `values` names in the row of that global id.
@@ -78,8 +81,10 @@ public final class RowStore {
     public func update(_ globalID: String, set values: RowValues, in table: TableShape) throws -> Bool {
         let columns = values.columns.filter { $0 != table.keyColumn && $0 != table.globalIDColumn }
         guard !columns.isEmpty else { return try row(globalID, in: table.with(columns: [table.globalIDColumn])) != nil }
-        let sql = "UPDATE \(SQL.identifier(table.name)) SET \(columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: ", ")) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
-        try run(sql, columns.map { values[$0] ?? .null } + [.text(globalID)])
+        let statement = try statement(.update, table.with(columns: columns)) {
+            "UPDATE \(SQL.identifier(table.name)) SET \(columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: ", ")) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
+        }
+        try run(statement, columns.map { values[$0] ?? .null } + [.text(globalID)])
         return connection.changes > 0
     }
 
@@ -87,12 +92,26 @@ public final class RowStore {
     /// - Returns: true when there was one.
     @discardableResult
     public func delete(_ globalID: String, from table: TableShape) throws -> Bool {
-        try run("DELETE FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?", [.text(globalID)])
+        let statement = try statement(.delete, table.with(columns: [])) {
+            "DELETE FROM \(SQL.identifier(table.name)) WHERE \(SQL.identifier(table.globalIDColumn)) = ?"
+        }
+        try run(statement, [.text(globalID)])
         return connection.changes > 0
     }
 
-    private func run(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        let statement = try statements.statement(sql)
+    /// The statement of that kind and shape, rewound and ready to bind.
+    private func statement(_ kind: StatementKey.Kind, _ shape: TableShape, _ sql: () -> String) throws -> Statement {
+        let key = StatementKey(kind: kind, shape: shape)
+        if let known = prepared[key] {
+            known.reset()
+            return known
+        }
+        let statement = try connection.prepare(sql())
+        prepared[key] = statement
+        return statement
+    }
+
+    private func run(_ statement: Statement, _ arguments: [SQLiteValue]) throws {
         defer { statement.reset() }
         try statement.bind(arguments)
         while try statement.step() {}

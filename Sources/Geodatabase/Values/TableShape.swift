@@ -13,6 +13,13 @@ public struct TableShape: Sendable, Hashable {
         (self.name, self.keyColumn, self.globalIDColumn, self.columns, self.geometryColumn) = (name, keyColumn, globalIDColumn, columns, geometryColumn)
     }
 
+    /// By name and column count only (equal shapes still hash alike): row stores look their
+    /// statements up by shape for every row, and hashing each column name was most of that.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(columns.count)
+    }
+
     /// The same table with only `columns`.
     public func with(columns: [String]) -> TableShape {
         TableShape(name: name, keyColumn: keyColumn, globalIDColumn: globalIDColumn, columns: columns,
