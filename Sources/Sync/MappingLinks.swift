@@ -53,12 +53,12 @@ final class MappingLinks {
 
     /// True for a mapping table whose links are translated.
     func isMapping(_ table: SyncTable) -> Bool {
-        isMapping(named: table.name)
+        mappings[table.sqlName] != nil
     }
 
     /// True for the name of a mapping table whose links are translated.
     func isMapping(named name: String) -> Bool {
-        mappings[SQLName(name)] != nil
+        !mappings.isEmpty && mappings[SQLName(name)] != nil
     }
 
     /// The global ids of the package's links (of every mapping table) whose either end the
@@ -196,7 +196,8 @@ final class MappingLinks {
 
     private func translate(_ row: RowValues?, of table: SyncTable,
                            _ convert: (End, SQLiteValue) throws -> SQLiteValue) throws -> RowValues? {
-        guard let row, let ends = mappings[SQLName(table.name)]?.ends else { return row }
+        // Asked for every row of every table: most packages have no mapping table at all.
+        guard let row, !mappings.isEmpty, let ends = mappings[table.sqlName]?.ends else { return row }
         var values = row.values
         for end in ends {
             guard let index = row.columns.firstIndex(name: SQLName(end.column)), !values[index].isNull else { continue }

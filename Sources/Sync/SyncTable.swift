@@ -6,15 +6,15 @@ import PackageFormat
 
 /// A synced table: its columns and how the package's copy of it was cut.
 public struct SyncTable: Sendable, Hashable {
-    public var name: String
+    public var name: String { didSet { sqlName = SQLName(name) } }
     /// The package's INTEGER PRIMARY KEY (fids are local to each database; never synced).
-    public var keyColumn: String
+    public var keyColumn: String { didSet { valueColumns = Self.valueColumns(of: self) } }
     /// The global id column that matches rows across databases.
-    public var globalIDColumn: String
+    public var globalIDColumn: String { didSet { valueColumns = Self.valueColumns(of: self) } }
     /// Every column, in table order (key and global id included).
-    public var columns: [String]
+    public var columns: [String] { didSet { valueColumns = Self.valueColumns(of: self) } }
     /// The geometry column of a feature table.
-    public var geometryColumn: String?
+    public var geometryColumn: String? { didSet { geometryName = geometryColumn.map { SQLName($0) } } }
     /// The geometry column's srs_id in the package and at the source.
     public var packageSRSID: Int64?
     public var sourceSRSID: Int64?
@@ -28,6 +28,13 @@ public struct SyncTable: Sendable, Hashable {
     /// what a download, an upload may write there.
     public var packageGeometryType: DeclaredGeometryType?
     public var sourceGeometryType: DeclaredGeometryType?
+
+    // Derived from the names above and kept with them: sync asks for them for every row.
+    /// The table's name as SQLite compares it (without A-Z letter case).
+    public private(set) var sqlName: SQLName
+    /// The columns whose values sync: all but the key and the global id.
+    public private(set) var valueColumns: [String] = []
+    private var geometryName: SQLName?
 
     public init(name: String, keyColumn: String, globalIDColumn: String, columns: [String],
                 geometryColumn: String? = nil, packageSRSID: Int64? = nil, sourceSRSID: Int64? = nil,
@@ -43,14 +50,13 @@ public struct SyncTable: Sendable, Hashable {
         self.cut = cut
         self.packageGeometryType = packageGeometryType
         self.sourceGeometryType = sourceGeometryType
+        sqlName = SQLName(name)
+        geometryName = geometryColumn.map { SQLName($0) }
+        valueColumns = Self.valueColumns(of: self)
     }
 
-    /// The table's name as SQLite compares it (without A-Z letter case).
-    public var sqlName: SQLName { SQLName(name) }
-
-    /// The columns whose values sync: all but the key and the global id.
-    public var valueColumns: [String] {
-        columns.filter { $0 != keyColumn && $0 != globalIDColumn }
+    private static func valueColumns(of table: SyncTable) -> [String] {
+        table.columns.filter { $0 != table.keyColumn && $0 != table.globalIDColumn }
     }
 
     /// No local edit of a schema-only layer can go up; of a clipped layer (its geometries are
@@ -59,6 +65,8 @@ public struct SyncTable: Sendable, Hashable {
 
     /// True for the geometry column.
     public func isGeometry(_ column: String) -> Bool {
-        geometryColumn.map { SQLName($0) == SQLName(column) } ?? false
+        guard let geometryName else { return false }
+        // Names of another length differ without a fold.
+        return column.utf8.count == geometryName.folded.utf8.count && SQLName(column) == geometryName
     }
 }
