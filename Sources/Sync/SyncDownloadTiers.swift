@@ -48,7 +48,7 @@ extension SyncRun {
         var brought = Set<RowKey>(minimumCapacity: run.toBring.count)
         let toBring = run.toBring
         run.toBring = []
-        let heldAsSent = try tablesHeldAsSent(scope: scope)
+        let heldAsSent = try tablesHeldAsSent()
         for rowTier in 0..<3 {
             for row in toBring {
                 // A settled row (not listed) stays eligible below: a source change committed
@@ -69,7 +69,7 @@ extension SyncRun {
     /// values as written (``SyncSource/storesAsSent(_:)``), and the layer is neither
     /// reprojected nor clipped, has no filter (the source judges it), and takes no part in a
     /// relationship (a key edited offline brings related rows, which the read-back does).
-    private func tablesHeldAsSent(scope: DownloadScope) throws -> Set<SQLName> {
+    func findTablesHeldAsSent(scope: DownloadScope) throws -> Set<SQLName> {
         var held = Set<SQLName>()
         for table in tables where !projections.isReprojected(table) && !table.cut.clipped && table.cut.filter == nil
             && !mappingLinks.isMapping(table) && !scope.isRelatedOnly(table) && relationKeys(of: table).isEmpty

@@ -80,6 +80,10 @@ final class SyncRun {
     /// Which rows belong in the package, built once: the upload judges the rows it sends as
     /// they are, the download every row it brings.
     private var builtScope: DownloadScope?
+    /// The tables whose uploaded rows the source holds as sent, found in the source's write
+    /// transaction (its triggers then are those that store the upload's rows), again in each
+    /// retried one; found by the download when nothing was uploaded.
+    private var heldAsSent: Set<SQLName>?
 
     func downloadScope() throws -> DownloadScope {
         if let builtScope { return builtScope }
@@ -88,6 +92,18 @@ final class SyncRun {
                                       geos: geos)
         builtScope = scope
         return scope
+    }
+
+    func tablesHeldAsSent() throws -> Set<SQLName> {
+        if let heldAsSent { return heldAsSent }
+        let found = try findTablesHeldAsSent(scope: downloadScope())
+        heldAsSent = found
+        return found
+    }
+
+    /// At the start of each try of the source's write transaction.
+    func forgetTablesHeldAsSent() {
+        heldAsSent = nil
     }
 
     func crash(_ point: SyncCrashPoint) throws {

@@ -92,6 +92,7 @@ extension SyncRun {
 
     /// The body of the source's write transaction (see ``applyAtSource(_:syncID:decisions:)``).
     private func uploadAndRecord(_ carried: CarriedChanges, syncID: String, decisions: ConflictDecisions) throws -> UploadStepOutcome {
+        forgetTablesHeldAsSent()
         if try SyncSession.requireStanding(state, at: source, sourcePath: sourcePath, package: packageURL.path,
                                            note: false) { return .alreadyApplied }
         let step = options.direction.uploads ? try upload(carried, decisions: decisions) : .applied(UploadOutcome())
@@ -186,15 +187,16 @@ extension SyncRun {
         outcome.toBring.append(UploadedRow(key: RowKey(change.table, change.globalID), held: held))
     }
 
-    /// A row sent as the package holds it is judged against the area now, from the row in
-    /// hand, where its layer's rows belong by their geometry alone; a filter (the source
-    /// judges it, after the write) or a relationship (other rows decide) leaves it to the
-    /// download.
+    /// A row sent as the package holds it, of a table whose rows the download does not read
+    /// back (``findTablesHeldAsSent(scope:)``: no filter, no relationship, the source stores
+    /// what it is sent), is judged against the area now, from the row in hand. Any other row,
+    /// and one whose geometry the test cannot take (the source may still refuse it, which is
+    /// that row's conflict, not the sync's failure), is left to the download.
     private func asSentHeld(_ change: PendingChange, in table: SyncTable) throws -> UploadedRow.Held {
-        let scope = try downloadScope()
-        guard change.operation != .delete, let current = change.current, table.cut.filter == nil,
-              !scope.isRelatedOnly(table), !mappingLinks.isMapping(table) else { return .asSent }
-        return try scope.contains(current, of: table) ? .asSentInArea : .asSent
+        guard change.operation != .delete, let current = change.current,
+              try tablesHeldAsSent().contains(table.sqlName) else { return .asSent }
+        guard let inArea = try? downloadScope().contains(current, of: table) else { return .asSent }
+        return inArea ? .asSentInArea : .asSent
     }
 
     /// One local change reconciled with the source's row (read with its batch) and its base.
