@@ -92,9 +92,7 @@ extension GeoPackageSyncSource {
     /// A-Z case).
     static func geometryTest(_ table: TableShape) -> (String) -> Bool {
         guard let geometry = table.geometryColumn.map({ SQLName($0) }) else { return { _ in false } }
-        // Asked per column of every row read: names of another length differ without a fold.
-        let length = geometry.folded.utf8.count
-        return { $0.utf8.count == length && SQLName($0) == geometry }
+        return geometry.isName
     }
 }
 

@@ -87,10 +87,7 @@ public enum SQLiteValue: Sendable {
     /// input's exactly when the input was UTF-8.
     private static func text(contiguous bytes: UnsafeBufferPointer<UInt8>) -> SQLiteValue {
         var decoded = String(decoding: bytes, as: UTF8.self)
-        let same = decoded.withUTF8 { utf8 in
-            utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
-        }
-        return same ? .text(decoded) : .textBytes(Array(bytes))
+        return decoded.withUTF8 { UTF8Bytes.equal($0, bytes) } ? .text(decoded) : .textBytes(Array(bytes))
     }
 
     /// The blob's bytes, or nil for any other storage class.
@@ -163,19 +160,11 @@ extension SQLiteValue: Hashable {
         case (.integer(let x), .integer(let y)): x == y
         case (.real(let x), .real(let y)): x == y
         case (.blob(let x), .blob(let y)): x == y
-        case (.text(let x), .text(let y)): sameBytes(x, y)
+        case (.text(let x), .text(let y)): UTF8Bytes.equal(x, y)
         case (.text, .textBytes), (.textBytes, .text), (.textBytes, .textBytes):
             lhs.textBytesValue == rhs.textBytesValue
         default: false
         }
-    }
-
-    /// Two strings' UTF-8 compared with memcmp: sync compares every column of every row it
-    /// reconciles, and the generic `elementsEqual` costs some 600 instructions a global id.
-    private static func sameBytes(_ x: String, _ y: String) -> Bool {
-        guard x.utf8.count == y.utf8.count else { return false }
-        var x = x, y = y
-        return x.withUTF8 { a in y.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -65,8 +65,6 @@ public struct SyncTable: Sendable, Hashable {
 
     /// True for the geometry column.
     public func isGeometry(_ column: String) -> Bool {
-        guard let geometryName else { return false }
-        // Names of another length differ without a fold.
-        return column.utf8.count == geometryName.folded.utf8.count && SQLName(column) == geometryName
+        geometryName?.isName(column) ?? false
     }
 }

@@ -195,7 +195,9 @@ extension SyncRun {
     private func asSentHeld(_ change: PendingChange, in table: SyncTable) throws -> UploadedRow.Held {
         guard change.operation != .delete, let current = change.current,
               try tablesHeldAsSent().contains(table.sqlName) else { return .asSent }
-        guard let inArea = try? downloadScope().contains(current, of: table) else { return .asSent }
+        let scope = try downloadScope()
+        // Only the geometry test can fail here; the download runs it again on the package's row.
+        guard let inArea = try? scope.contains(current, of: table) else { return .asSent }
         return inArea ? .asSentInArea : .asSent
     }
 

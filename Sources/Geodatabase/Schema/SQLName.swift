@@ -4,7 +4,7 @@
 /// lowercasing would merge names SQLite keeps apart, so a name compares by its ASCII fold.
 ///
 /// The name keeps its spelling as written, for messages and for the SQL it is quoted into.
-import Foundation
+import SQLite
 
 public struct SQLName: Sendable, Hashable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The name as written.
@@ -30,15 +30,19 @@ public struct SQLName: Sendable, Hashable, Comparable, ExpressibleByStringLitera
 
     public var description: String { text }
 
+    /// Whether `text` names this, in the fold: asked per column of every row a sync reads, so
+    /// a name of another length (the fold keeps lengths) is told apart without folding it.
+    public func isName(_ text: String) -> Bool {
+        text.utf8.count == folded.utf8.count && SQLName(text) == self
+    }
+
     /// Whether the name starts with `prefix`, folded the same way (`gpkg_`, `rtree_`...).
     public func hasPrefix(_ prefix: SQLName) -> Bool {
         folded.utf8.starts(with: prefix.folded.utf8)
     }
 
     public static func == (a: SQLName, b: SQLName) -> Bool {
-        var x = a.folded, y = b.folded
-        return x.utf8.count == y.utf8.count
-            && x.withUTF8 { p in y.withUTF8 { q in p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 } }
+        UTF8Bytes.equal(a.folded, b.folded)
     }
 
     public func hash(into hasher: inout Hasher) {
