@@ -104,8 +104,13 @@ import Testing
         let left = try tracking.pendingChanges()
         #expect(left.map(\.globalID) == [try globalID(tracking, "countries", fid: 3)])
         #expect(try tracking.connection.integer("SELECT count(*) FROM pkgbuild_base_countries") == 1)
+        let before = try tracking.position()
         try tracking.clearChanges()
         #expect(try tracking.pendingChanges().isEmpty)
+        #expect(try tracking.connection.integer("SELECT count(*) FROM pkgbuild_base_countries") == 0)
+        // Positions go on from where they were: the next sync must not take a new edit for an old one.
+        try tracking.connection.execute("UPDATE countries SET name = 'd' WHERE fid = 4")
+        #expect(try tracking.pendingChanges().map(\.position) == [before + 1])
     }
 
     /// As a sync clears what it uploaded, in its own open transaction: the rows it keeps stay

@@ -182,27 +182,52 @@ public struct PackageChangeTracking {
     public func clearChanges(through position: Int64 = .max, keeping keep: [(table: String, globalID: String)] = []) throws {
         try requireInstalled()
         func clear() throws {
-            var kept = ""
-            if !keep.isEmpty {
-                try connection.execute("CREATE TEMP TABLE IF NOT EXISTS pkgbuild_keep (table_name TEXT, globalid TEXT)")
-                try connection.execute("DELETE FROM temp.pkgbuild_keep")
-                let insert = try connection.prepare("INSERT INTO temp.pkgbuild_keep VALUES (?, ?)")
-                for row in keep {
-                    insert.reset()
-                    try insert.bind([.text(row.table), .text(row.globalID)])
-                    while try insert.step() {}
-                }
-                kept = " AND NOT EXISTS (SELECT 1 FROM temp.pkgbuild_keep k WHERE k.table_name = e.table_name AND k.globalid = e.globalid)"
-            }
+            let kept = try keepCondition(keep)
             for table in try trackedTables() {
+                let base = SQL.identifier(SyncSchema.baseTable(for: table.name))
+                if kept.isEmpty, try !hasBaseRowsOutsideEdits(of: table, through: position) {
+                    try connection.execute("DELETE FROM \(base)")
+                    continue
+                }
                 try connection.execute("""
-                    DELETE FROM \(SQL.identifier(SyncSchema.baseTable(for: table.name))) WHERE \(SQL.identifier(table.globalIDColumn)) IN
+                    DELETE FROM \(base) WHERE \(SQL.identifier(table.globalIDColumn)) IN
                       (SELECT e.globalid FROM pkgbuild_edits e WHERE e.table_name = ? AND e.position <= ?\(kept))
                     """, [.text(table.name), .integer(position)])
             }
-            try connection.execute("DELETE FROM pkgbuild_edits AS e WHERE e.position <= ?\(kept)", [.integer(position)])
+            if kept.isEmpty, try connection.scalar("SELECT 1 FROM pkgbuild_edits WHERE position > ? LIMIT 1", [.integer(position)]) == nil {
+                try connection.execute("DELETE FROM pkgbuild_edits")
+            } else {
+                try connection.execute("DELETE FROM pkgbuild_edits AS e WHERE e.position <= ?\(kept)", [.integer(position)])
+            }
         }
         if connection.isInTransaction { try clear() } else { try connection.withTransaction(.immediate) { try clear() } }
+    }
+
+    /// The condition on an edit `e` that leaves the rows of `keep` out ("" when it is empty),
+    /// with those rows staged in a temporary table.
+    private func keepCondition(_ keep: [(table: String, globalID: String)]) throws -> String {
+        guard !keep.isEmpty else { return "" }
+        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS pkgbuild_keep (table_name TEXT, globalid TEXT)")
+        try connection.execute("DELETE FROM temp.pkgbuild_keep")
+        let insert = try connection.prepare("INSERT INTO temp.pkgbuild_keep VALUES (?, ?)")
+        for row in keep {
+            insert.reset()
+            try insert.bind([.text(row.table), .text(row.globalID)])
+            while try insert.step() {}
+        }
+        return " AND NOT EXISTS (SELECT 1 FROM temp.pkgbuild_keep k WHERE k.table_name = e.table_name AND k.globalid = e.globalid)"
+    }
+
+    /// True when some base row of `table` is not the base of an edit at or before `position`
+    /// (a later edit's, or one no edit names). When none is, clearing empties the base table,
+    /// which SQLite does without touching a row: a sync that uploads every edit of a season
+    /// then spends no time deleting their bases one by one.
+    private func hasBaseRowsOutsideEdits(of table: TrackedTable, through position: Int64) throws -> Bool {
+        let g = SQL.identifier(table.globalIDColumn)
+        return try connection.scalar("""
+            SELECT 1 FROM \(SQL.identifier(SyncSchema.baseTable(for: table.name))) b WHERE NOT EXISTS
+              (SELECT 1 FROM pkgbuild_edits e WHERE e.table_name = ? AND e.globalid = b.\(g) AND e.position <= ?) LIMIT 1
+            """, [.text(table.name), .integer(position)]) != nil
     }
 
     /// Forgets edit records that changed nothing (see ``forEachPendingChange(unchanged:_:)``):
