@@ -103,6 +103,40 @@ import Testing
         #expect(try tracking.connection.integer("SELECT count(*) FROM pkgbuild_replaced") == 0)
     }
 
+    /// A sync's inserts skip the insert trigger (nothing is staged in its context); what an
+    /// ignored insert staged before still goes with the next edit, and a row inserted without a
+    /// global id still gets one.
+    @Test func downloadedInsertsLeaveWhatAnIgnoredInsertStagedToTheNextEdit() throws {
+        let directory = try TemporaryDirectory()
+        let tracking = try trackedPackage(directory)
+        let path = tracking.connection.path
+        try run(path, "INSERT OR IGNORE INTO cities (fid, geom, name) SELECT 3, geom, 'Ignored' FROM cities WHERE fid = 3")
+        #expect(try tracking.connection.integer("SELECT count(*) FROM pkgbuild_replaced") == 1)
+        try tracking.withoutTracking {
+            try tracking.connection.execute("""
+                INSERT INTO cities (fid, geom, name, globalid) SELECT 9001, NULL, 'Brought', '{6F1C2B9A-0D3E-4A5B-8C7D-1E2F3A4B5C6D}'
+                FROM cities WHERE fid = 1
+                """)
+            try tracking.connection.execute("UPDATE cities SET name = 'Downloaded' WHERE fid = 3")
+        }
+        #expect(try tracking.pendingChanges().isEmpty)
+        #expect(try tracking.connection.integer("SELECT count(*) FROM pkgbuild_replaced") == 1)
+        // Clearing the (no) edits keeps the staged base, which no edit names.
+        try tracking.clearChanges()
+        #expect(try tracking.connection.integer("SELECT count(*) FROM pkgbuild_base_cities") == 1)
+        try run(path, "UPDATE cities SET name = 'Edited' WHERE fid = 3")
+        let pending = try tracking.pendingChanges()
+        #expect(pending.map(\.operation) == [.update] && pending.first?.base?["name"]?.stringValue == "Downloaded")
+        #expect(try tracking.connection.integer("SELECT count(*) FROM pkgbuild_replaced") == 0)
+        #expect(try tracking.connection.integer("SELECT count(*) FROM pkgbuild_base_cities") == 1)
+        try tracking.withoutTracking {
+            try tracking.connection.execute("INSERT INTO cities (fid, geom, name) SELECT 9002, NULL, 'No id' FROM cities WHERE fid = 2")
+        }
+        let filled = try tracking.connection.scalar("SELECT globalid FROM cities WHERE fid = 9002")?.stringValue
+        #expect(filled.map { GlobalID.isWellFormed($0) } == true, "\(String(describing: filled))")
+        #expect(try tracking.pendingChanges().count == 1)
+    }
+
     @Test func ignoreClausesOfTheWriterDoNotSilenceTheRecord() throws {
         let directory = try TemporaryDirectory()
         let tracking = try trackedPackage(directory)

@@ -80,12 +80,16 @@ struct EditTriggerSQL {
             """)
     }
 
+    /// Skipped while a sync writes (which stages nothing, as the stage trigger is skipped too),
+    /// unless the new row has no global id to be given: a download inserts rows by the
+    /// thousand, and the confirmations would cost each more than the insert itself. What an
+    /// ignored insert outside a sync staged is cleared by the next tracked write.
     var insertTrigger: (name: String, sql: String) {
         let trigger = "pkgbuild_edit_\(table.name)_insert"
         let gone = ReplaceStaging.goneRows(name, table: table)
         let current = "(SELECT r.\(g) FROM \(t) r WHERE r.\(k) = NEW.\(k))"
         return (trigger, """
-            CREATE TRIGGER \(SQL.identifier(trigger)) AFTER INSERT ON \(t) FOR EACH ROW BEGIN \
+            CREATE TRIGGER \(SQL.identifier(trigger)) AFTER INSERT ON \(t) FOR EACH ROW WHEN \(tracking) OR NEW.\(g) IS NULL BEGIN \
             DELETE FROM pkgbuild_edits WHERE table_name = \(name) AND globalid IN (\(gone)) AND \(tracking); \
             INSERT INTO pkgbuild_edits (table_name, globalid, operation) SELECT \(name), x.globalid, 'delete' \
             FROM (\(gone)) x WHERE \(hasBase("x.globalid")) AND \(tracking); \
