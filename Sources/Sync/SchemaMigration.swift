@@ -53,14 +53,14 @@ enum SchemaMigration {
                     ALTER TABLE \(SQL.identifier(addition.table)) ADD COLUMN \(SQL.identifier(addition.column.name)) \(addition.column.type)
                     """)
             }
-            // New columns in the base tables and the triggers, before the values come down.
+            // New columns in the base tables and the triggers, before the values come down; with
+            // no new column, the triggers of this version (a package made by an older one).
             let tables = try tracking.install()
             for (name, columns) in Dictionary(grouping: additions, by: \.table) {
                 guard let table = tables.first(where: { SQLName($0.name) == SQLName(name) }) else { continue }
                 try download(columns.map(\.column.name), of: table, package: package, source: source)
             }
         }
-        if additions.isEmpty { try tracking.install() }
         // Packages made before clipped layers refused their geometry edits get the triggers now.
         let tracked = Set(try tracking.trackedTables().map { SQLName($0.name) })
         let clipped = try PackageMetadata.layerCuts(in: package).filter { $0.value.clipped && tracked.contains(SQLName($0.key)) }

@@ -106,15 +106,11 @@ func prepareTrackedTable(_ requested: String, in connection: Connection,
     }
 
     try fillGlobalIDs(name, key: key, column: globalID, in: connection, progress: progress)
-    if let duplicate = try connection.query("""
-        SELECT \(SQL.identifier(globalID)), count(*) FROM \(SQL.identifier(name)) GROUP BY \(SQL.identifier(globalID)) HAVING count(*) > 1 LIMIT 1
-        """).first {
-        throw GeodatabaseError(.invalidContent, """
-            \(connection.path): column '\(name).\(globalID)' holds the id \(duplicate[0].description) \
-            \(duplicate[1].int64Value ?? 2) times; global ids must be unique
-            """)
-    }
+    // A UNIQUE index already keeps the ids unique: the check, a scan of every row, is for the
+    // first time only (each sync installs again), where it names the duplicate the index would
+    // refuse.
     if try !hasUniqueIndex(on: globalID, of: name, in: connection) {
+        try requireUniqueGlobalIDs(name, column: globalID, in: connection)
         try connection.execute("""
             CREATE UNIQUE INDEX \(SQL.identifier("pkgbuild_\(name)_globalid")) ON \(SQL.identifier(name)) (\(SQL.identifier(globalID)))
             """)
@@ -126,6 +122,17 @@ func prepareTrackedTable(_ requested: String, in connection: Connection,
         WHERE key_column IS NOT ?2 OR globalid_column IS NOT ?3
         """, [.text(name), .text(key), .text(globalID)])
     return TrackedTable(name: name, keyColumn: key, globalIDColumn: globalID, columns: fields.map(\.name))
+}
+
+/// - Throws: ``GeodatabaseError`` (`invalidContent`) naming an id two rows hold.
+private func requireUniqueGlobalIDs(_ table: String, column: String, in connection: Connection) throws {
+    guard let duplicate = try connection.query("""
+        SELECT \(SQL.identifier(column)), count(*) FROM \(SQL.identifier(table)) GROUP BY \(SQL.identifier(column)) HAVING count(*) > 1 LIMIT 1
+        """).first else { return }
+    throw GeodatabaseError(.invalidContent, """
+        \(connection.path): column '\(table).\(column)' holds the id \(duplicate[0].description) \
+        \(duplicate[1].int64Value ?? 2) times; global ids must be unique
+        """)
 }
 
 /// True when a UNIQUE index (or constraint) covers exactly that one column.
