@@ -71,6 +71,10 @@ public protocol SyncSource: AnyObject {
     /// none): sync reads an upload's rows a batch at a time, and a driver whose every
     /// statement is a round trip answers a batch with one.
     func rows(_ globalIDs: [String], in table: TableShape) throws -> [SourceRow?]
+    /// True when ``rows(_:in:)`` answers a batch in much less time than its rows one by one
+    /// (each statement a round trip to a server): the download then reads its rows ahead, a
+    /// batch at a time.
+    var readsBatchesFaster: Bool { get }
     /// The global ids of the rows whose `column` equals `value` (a relationship key).
     func globalIDs(in table: TableShape, where column: String, equals value: SourceValue) throws -> [String]
     /// Every row of the table, ordered by the bytes of its global id (as SQLite orders text;
@@ -141,6 +145,9 @@ extension SyncSource {
     public func rows(_ globalIDs: [String], in table: TableShape) throws -> [SourceRow?] {
         try globalIDs.map { try row($0, in: table) }
     }
+
+    /// A database on the same machine: rows are read as they are needed.
+    public var readsBatchesFaster: Bool { false }
 
     /// Not known: every uploaded row is read back.
     public func storesAsSent(_ table: TableShape) throws -> Bool { false }

@@ -3,18 +3,42 @@
 /// package's writes compare and store one kind of value.
 import Geodatabase
 import Geometry
+import PackageFormat
 import SQLite
 import SourceDrivers
 
 /// Reads a source's rows by global id, in the package's values.
 struct SourceRowReader {
     let source: any SyncSource
+    private let readAhead = ReadAheadRows()
+
+    init(source: any SyncSource) {
+        self.source = source
+    }
 
     /// The source's row of that global id (every column of the table), or nil.
     /// - Throws: ``SyncError`` (`unsupportedLayer`) naming the row when its geometry cannot be
     ///   read.
     func row(_ globalID: String, in table: SyncTable) throws -> RowValues? {
-        try packageValues(of: try source.row(globalID, in: table.shape), globalID, in: table).get()
+        if !readAhead.rows.isEmpty, let known = readAhead.rows.removeValue(forKey: RowKey(table.name, globalID)) {
+            return try known.get()
+        }
+        return try packageValues(of: try source.row(globalID, in: table.shape), globalID, in: table).get()
+    }
+
+    /// Runs `body` with the rows of `wanted` read ahead, a batch a table, when the source reads
+    /// batches faster (``SyncSource/readsBatchesFaster``); ``row(_:in:)`` then answers from
+    /// them, each once. Only for the download: its read transaction sees one state of the
+    /// source, so a row read ahead is the row a later read would give.
+    func readingAhead<T>(_ wanted: [(globalID: String, table: SyncTable)], _ body: () throws -> T) throws -> T {
+        guard source.readsBatchesFaster, !wanted.isEmpty else { return try body() }
+        var byTable: [SQLName: (table: SyncTable, ids: [String])] = [:]
+        for (globalID, table) in wanted { byTable[table.sqlName, default: (table, [])].ids.append(globalID) }
+        defer { readAhead.rows.removeAll(keepingCapacity: true) }
+        for (table, ids) in byTable.values {
+            for (globalID, row) in zip(ids, try rows(ids, in: table)) { readAhead.rows[RowKey(table.name, globalID)] = row }
+        }
+        return try body()
     }
 
     /// The source's rows of these global ids, one entry per id in order: the row or nil, or
@@ -56,4 +80,9 @@ struct SourceRowReader {
     func globalIDs(in table: SyncTable, where column: String, is value: SQLiteValue) throws -> [String] {
         try source.globalIDs(in: table.shape, where: column, equals: SourceValue(value, isGeometry: false))
     }
+}
+
+/// The rows a download read ahead (``SourceRowReader/readingAhead(_:_:)``), at most a batch.
+private final class ReadAheadRows {
+    var rows: [RowKey: Result<RowValues?, SyncError>] = [:]
 }

@@ -50,15 +50,25 @@ extension SyncRun {
         run.toBring = []
         let heldAsSent = try tablesHeldAsSent()
         for rowTier in 0..<3 {
-            for row in toBring {
-                // A settled row (not listed) stays eligible below: a source change committed
-                // by someone else between the upload and this read must still come down. So
-                // does a row held as sent, which is not read back.
-                guard !run.leftAlone.contains(row.key), let table = tablesByName[row.key.table],
-                      tier(of: table, in: scope) == rowTier else { continue }
-                if heldAsSent.contains(table.sqlName), try stillBelongs(row, of: table, scope: scope) { continue }
-                guard brought.insert(row.key).inserted else { continue }
-                try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.held == .merged)
+            for start in stride(from: 0, to: toBring.count, by: Self.uploadBatchSize) {
+                let batch = toBring[start..<min(start + Self.uploadBatchSize, toBring.count)]
+                let surelyRead = batch.compactMap { row -> (globalID: String, table: SyncTable)? in
+                    guard !run.leftAlone.contains(row.key), !brought.contains(row.key), let table = tablesByName[row.key.table],
+                          tier(of: table, in: scope) == rowTier, !heldAsSent.contains(table.sqlName) else { return nil }
+                    return (row.key.globalID, table)
+                }
+                try sourceRows.readingAhead(surelyRead) {
+                    for row in batch {
+                        // A settled row (not listed) stays eligible below: a source change committed
+                        // by someone else between the upload and this read must still come down. So
+                        // does a row held as sent, which is not read back.
+                        guard !run.leftAlone.contains(row.key), let table = tablesByName[row.key.table],
+                              tier(of: table, in: scope) == rowTier else { continue }
+                        if heldAsSent.contains(table.sqlName), try stillBelongs(row, of: table, scope: scope) { continue }
+                        guard brought.insert(row.key).inserted else { continue }
+                        try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.held == .merged)
+                    }
+                }
             }
         }
         return brought
@@ -94,9 +104,19 @@ extension SyncRun {
 
     /// The source's changes since the package's generation, other replicas' only, and what
     /// earlier downloads left for this one: first-tier rows as they stream, the others after.
+    ///
+    /// First-tier rows are brought a batch at a time where the source reads batches faster,
+    /// else each as it streams; either way in the stream's order, and what decides whether a
+    /// row comes (the rows brought, those left alone) does not change while a batch waits.
     private func bringSourceChanges(_ run: inout SyncRunState, scope: DownloadScope, besides brought: inout Set<RowKey>) throws {
         var later: Tiers = [[], [], []]
         var downloaded = 0
+        var firstTier: [(globalID: String, table: SyncTable)] = []
+        let batchSize = source.readsBatchesFaster ? Self.uploadBatchSize : 1
+        func bringFirstTier() throws {
+            try bringBatch(firstTier, scope: scope, run: &run)
+            firstTier.removeAll(keepingCapacity: true)
+        }
         let since = try source.position(cursor: state.sourceCursor, generation: state.sourceGeneration)
         try source.forEachChange(since: since, excludingReplica: state.replicaID, tables: tables.map(\.name)) { change in
             downloaded += 1
@@ -107,11 +127,13 @@ extension SyncRun {
             brought.insert(key)
             let t = tier(of: table, in: scope)
             if t == 0 {
-                _ = try bringSourceRow(change.globalID, table: table, scope: scope, run: &run, counts: true)
+                firstTier.append((change.globalID, table))
+                if firstTier.count == batchSize { try bringFirstTier() }
             } else {
                 later[t].append((change.globalID, table))
             }
         }
+        try bringFirstTier()
         for row in try DeferredRows.all(in: package) {
             let key = RowKey(row.table, row.globalID)
             guard let table = tablesByName[key.table] else { continue }
@@ -120,8 +142,18 @@ extension SyncRun {
             brought.insert(key)
             later[tier(of: table, in: scope)].append((row.globalID, table))
         }
-        for (globalID, table) in later.joined() {
-            _ = try bringSourceRow(globalID, table: table, scope: scope, run: &run, counts: true)
+        let rest = Array(later.joined())
+        for start in stride(from: 0, to: rest.count, by: Self.uploadBatchSize) {
+            try bringBatch(Array(rest[start..<min(start + Self.uploadBatchSize, rest.count)]), scope: scope, run: &run)
+        }
+    }
+
+    /// Brings these source rows, in order, read ahead as one batch where that is faster.
+    private func bringBatch(_ rows: [(globalID: String, table: SyncTable)], scope: DownloadScope, run: inout SyncRunState) throws {
+        try sourceRows.readingAhead(rows) {
+            for (globalID, table) in rows {
+                _ = try bringSourceRow(globalID, table: table, scope: scope, run: &run, counts: true)
+            }
         }
     }
 
