@@ -49,10 +49,12 @@ extension SyncRun {
         let toBring = run.toBring
         run.toBring = []
         let heldAsSent = try tablesHeldAsSent()
+        let readsAhead = source.readsBatchesFaster
         for rowTier in 0..<3 {
             for start in stride(from: 0, to: toBring.count, by: Self.uploadBatchSize) {
                 let batch = toBring[start..<min(start + Self.uploadBatchSize, toBring.count)]
-                let surelyRead = batch.compactMap { row -> (globalID: String, table: SyncTable)? in
+                // The rows the loop below reads from the source whatever it finds on the way.
+                let surelyRead = !readsAhead ? [] : batch.compactMap { row -> (globalID: String, table: SyncTable)? in
                     guard !run.leftAlone.contains(row.key), !brought.contains(row.key), let table = tablesByName[row.key.table],
                           tier(of: table, in: scope) == rowTier, !heldAsSent.contains(table.sqlName) else { return nil }
                     return (row.key.globalID, table)
