@@ -33,4 +33,25 @@ import Testing
         #expect(try sqliteDump(data) == packageBefore, "the package changed")
         #expect(try sqliteDump(fixture.sourcePath) == sourceBefore, "the source changed")
     }
+
+    /// A change of a table the package does not track (a log row written by hand, or a table
+    /// renamed in the log) is never uploaded; clearing the upload would drop it unseen.
+    @Test func aChangeOfAnUntrackedTableStopsTheSyncChangingNothing() throws {
+        let fixture = try SyncFixture()
+        let url = try fixture.makePackage()
+        let data = url.appendingPathComponent("data.gpkg").path
+        let edited = try pythonSQLite(data, """
+            UPDATE airports SET type = 'field' WHERE name = 'Kodiak';
+            UPDATE pkgbuild_edits SET table_name = 'Airports_old' WHERE table_name = 'airports'
+            """)
+        #expect(edited.status == 0, "\(edited.stderr)")
+
+        let packageBefore = try sqliteDump(data), sourceBefore = try sqliteDump(fixture.sourcePath)
+        let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
+        #expect(result.exitCode == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("pkgbuild_edits holds 1 change(s) of table 'Airports_old', which the package does not track"),
+                "\(result.stderr)")
+        #expect(try sqliteDump(data) == packageBefore, "the package changed")
+        #expect(try sqliteDump(fixture.sourcePath) == sourceBefore, "the source changed")
+    }
 }

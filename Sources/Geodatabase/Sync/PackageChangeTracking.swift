@@ -162,7 +162,8 @@ public struct PackageChangeTracking {
     }
 
     /// Checks that every change ``forEachPendingChange(unchanged:_:)`` streams has a known
-    /// operation, so that a sync refuses a damaged log before it writes anything.
+    /// operation, and that no change names a table it does not stream, so that a sync refuses
+    /// a damaged log before it writes anything.
     /// - Throws: ``GeodatabaseError`` (`invalidContent`) naming the first damaged change.
     public func requireKnownOperations() throws {
         try requireInstalled()
@@ -172,6 +173,28 @@ public struct PackageChangeTracking {
             WHERE \(ChangeOperation.unknownOperationSQL) ORDER BY position
             """)
         try ChangeOperation.requireKnown(damaged.filter { tracked.contains($0[0].stringValue ?? "") }, in: SyncSchema.editsTable)
+        try requireTrackedTables(tracked)
+    }
+
+    /// Every change names a tracked table, spelled as tracked: a change of another is never
+    /// streamed, and the sync that clears what it uploaded would drop it unseen. The log's
+    /// table names are walked through its index, one lookup each, not row by row.
+    /// - Throws: ``GeodatabaseError`` (`invalidContent`) naming the first such table.
+    private func requireTrackedTables(_ tracked: Set<String>) throws {
+        var name = try connection.scalar("SELECT min(table_name) FROM \(SyncSchema.editsTable)")?.stringValue
+        while let current = name {
+            if !tracked.contains(current) {
+                let count = try connection.scalar("SELECT count(*) FROM \(SyncSchema.editsTable) WHERE table_name = ?",
+                                                  [.text(current)])?.int64Value ?? 0
+                throw GeodatabaseError(.invalidContent, """
+                    \(connection.path): \(SyncSchema.editsTable) holds \(count) change(s) of table '\(current)', which the package \
+                    does not track (tracked: \(tracked.sorted().joined(separator: ", "))); a sync would clear them without uploading them, \
+                    so nothing is synced until they are tracked again or removed from the log
+                    """)
+            }
+            name = try connection.scalar("SELECT min(table_name) FROM \(SyncSchema.editsTable) WHERE table_name > ?",
+                                         [.text(current)])?.stringValue
+        }
     }
 
     /// Forgets the changes at or before `position` (the current rows become their base),
