@@ -28,7 +28,7 @@ extension PostgreSQLSyncSource {
             for row in try connection.query("""
                 SELECT upper(\(gid(tracked))::text), \(select.sql) FROM \(database.qualified(tracked.catalog.name))
                 WHERE \(gid(tracked)) = ANY ($1::uuid[])
-                """, [.text(PostgreSQLQuoting.textArray(uuids.sorted()))]) {
+                """, [.text(PostgreSQLQuoting.textArray(Array(uuids)))]) {
                 guard let id = row.string(0) else { continue }
                 found[id] = try sourceRow(row, select.columns, from: 1)
             }

@@ -49,31 +49,40 @@ extension SyncRun {
         let toBring = run.toBring
         run.toBring = []
         let heldAsSent = try tablesHeldAsSent()
-        let readsAhead = source.readsBatchesFaster
         for rowTier in 0..<3 {
             for start in stride(from: 0, to: toBring.count, by: Self.uploadBatchSize) {
-                let batch = toBring[start..<min(start + Self.uploadBatchSize, toBring.count)]
-                // The rows the loop below reads from the source whatever it finds on the way.
-                let surelyRead = !readsAhead ? [] : batch.compactMap { row -> (globalID: String, table: SyncTable)? in
-                    guard !run.leftAlone.contains(row.key), !brought.contains(row.key), let table = tablesByName[row.key.table],
-                          tier(of: table, in: scope) == rowTier, !heldAsSent.contains(table.sqlName) else { return nil }
-                    return (row.key.globalID, table)
-                }
-                try sourceRows.readingAhead(surelyRead) {
-                    for row in batch {
-                        // A settled row (not listed) stays eligible below: a source change committed
-                        // by someone else between the upload and this read must still come down. So
-                        // does a row held as sent, which is not read back.
-                        guard !run.leftAlone.contains(row.key), let table = tablesByName[row.key.table],
-                              tier(of: table, in: scope) == rowTier else { continue }
-                        if heldAsSent.contains(table.sqlName), try stillBelongs(row, of: table, scope: scope) { continue }
-                        guard brought.insert(row.key).inserted else { continue }
-                        try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.held == .merged)
-                    }
-                }
+                try bringUploaded(toBring[start..<min(start + Self.uploadBatchSize, toBring.count)], tier: rowTier,
+                                  heldAsSent: heldAsSent, scope: scope, run: &run, brought: &brought)
             }
         }
         return brought
+    }
+
+    /// One batch of the uploaded rows, those of one tier, their source rows read ahead where the
+    /// source reads batches faster.
+    private func bringUploaded(_ batch: ArraySlice<UploadedRow>, tier rowTier: Int, heldAsSent: Set<SQLName>,
+                               scope: DownloadScope, run: inout SyncRunState, brought: inout Set<RowKey>) throws {
+        // A settled row (not listed) stays eligible: a source change committed by someone else
+        // between the upload and this read must still come down. So does a row held as sent,
+        // which is not read back.
+        func eligibleTable(_ row: UploadedRow) -> SyncTable? {
+            guard !run.leftAlone.contains(row.key), let table = tablesByName[row.key.table],
+                  tier(of: table, in: scope) == rowTier else { return nil }
+            return table
+        }
+        // The rows read whatever the loop finds on the way: not brought yet, not held as sent.
+        let surelyRead = !source.readsBatchesFaster ? [] : batch.compactMap { row -> (globalID: String, table: SyncTable)? in
+            guard let table = eligibleTable(row), !brought.contains(row.key), !heldAsSent.contains(table.sqlName) else { return nil }
+            return (row.key.globalID, table)
+        }
+        try sourceRows.readingAhead(surelyRead) {
+            for row in batch {
+                guard let table = eligibleTable(row) else { continue }
+                if heldAsSent.contains(table.sqlName), try stillBelongs(row, of: table, scope: scope) { continue }
+                guard brought.insert(row.key).inserted else { continue }
+                try bringUploadedRow(row.key.globalID, table: table, scope: scope, run: &run, merged: row.held == .merged)
+            }
+        }
     }
 
     /// The tables whose rows the source took as sent (``UploadedRow/Held/asSent``) it holds exactly

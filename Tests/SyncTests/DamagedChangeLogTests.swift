@@ -25,13 +25,19 @@ import Testing
             """)
         #expect(damaged.status == 0, "\(damaged.stderr)")
 
+        try expectSyncStops(fixture, url, saying: "\(log): the change of 'airports' row \(globalID) has the unknown operation 'upsert'")
+    }
+
+    /// The sync exits 1 with `message`, and neither file changed (their `sqlite3 .dump`).
+    func expectSyncStops(_ fixture: SyncFixture, _ url: URL, saying message: String,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let data = url.appendingPathComponent("data.gpkg").path
         let packageBefore = try sqliteDump(data), sourceBefore = try sqliteDump(fixture.sourcePath)
         let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
-        #expect(result.exitCode == 1, "\(result.stdout) \(result.stderr)")
-        #expect(result.stderr.contains("\(log): the change of 'airports' row \(globalID) has the unknown operation 'upsert'"),
-                "\(result.stderr)")
-        #expect(try sqliteDump(data) == packageBefore, "the package changed")
-        #expect(try sqliteDump(fixture.sourcePath) == sourceBefore, "the source changed")
+        #expect(result.exitCode == 1, "\(result.stdout) \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(message), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(try sqliteDump(data) == packageBefore, "the package changed", sourceLocation: sourceLocation)
+        #expect(try sqliteDump(fixture.sourcePath) == sourceBefore, "the source changed", sourceLocation: sourceLocation)
     }
 
     /// A change of a table the package does not track (a log row written by hand, or a table
@@ -45,13 +51,6 @@ import Testing
             UPDATE pkgbuild_edits SET table_name = 'Airports_old' WHERE table_name = 'airports'
             """)
         #expect(edited.status == 0, "\(edited.stderr)")
-
-        let packageBefore = try sqliteDump(data), sourceBefore = try sqliteDump(fixture.sourcePath)
-        let result = CLI.run(["sync", url.path, "--source", fixture.sourcePath])
-        #expect(result.exitCode == 1, "\(result.stdout) \(result.stderr)")
-        #expect(result.stderr.contains("pkgbuild_edits holds 1 change(s) of table 'Airports_old', which the package does not track"),
-                "\(result.stderr)")
-        #expect(try sqliteDump(data) == packageBefore, "the package changed")
-        #expect(try sqliteDump(fixture.sourcePath) == sourceBefore, "the source changed")
+        try expectSyncStops(fixture, url, saying: "pkgbuild_edits holds 1 change(s) of table 'Airports_old', which the package does not track")
     }
 }
