@@ -58,19 +58,15 @@ extension GeoPackageSyncSource {
     /// R-tree and feature count, in other tables): SQLite then stores what is written, with
     /// the affinity of the declared type the package's copy of the column has too.
     public func storesAsSent(_ table: TableShape) throws -> Bool {
-        var known = [SQLName("pkgbuild_"), SQLName("trigger_insert_feature_count_\(table.name)"),
-                     SQLName("trigger_delete_feature_count_\(table.name)")]
-        if let geometry = table.geometryColumn {
-            known.append(SQLName(GeometryColumnInfo.rtreeName(table: table.name, column: geometry) + "_"))
-        }
-        return try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE",
-                                    [.text(table.name)])
-            .allSatisfy { row in known.contains(where: SQLName(row[0].stringValue ?? "").hasPrefix) }
+        try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE",
+                             [.text(table.name)])
+            .allSatisfy { SourceLogDeferral.isOwnOrGDALTrigger($0[0].stringValue ?? "", on: table.name, geometryColumn: table.geometryColumn) }
     }
 
     /// No savepoint per row: a statement SQLite refuses is undone with its triggers' changes
-    /// (ON CONFLICT ABORT), and the transaction goes on.
-    public func apply(_ write: SourceWrite, in table: TableShape) throws -> SourceWriteOutcome {
+    /// (ON CONFLICT ABORT), and the transaction goes on. Logged by the triggers, or by the
+    /// caller while they are dropped (`+UploadLog.swift`).
+    func write(_ write: SourceWrite, in table: TableShape) throws -> SourceWriteOutcome {
         do {
             switch write {
             case .insert(let row):

@@ -21,6 +21,8 @@ public final class GeoPackageSyncSource: SyncSource {
     /// A dry run's copy of a read-only file, kept as long as the source is open.
     private let copies: DryRunCopies
     private var schema: GeoPackageSchema?
+    /// How the upload in the apply context is logged (`+UploadLog.swift`).
+    var uploadLog = UploadLogging.outsideApplyContext
 
     /// Page cache during a sync, in KiB. Measured at 200,000 and 1,000,000 features: 6 MiB
     /// syncs as fast as 16 MiB (what a miss costs is a copy from the OS's page cache, and a
@@ -76,7 +78,7 @@ public final class GeoPackageSyncSource: SyncSource {
         schema = nil
     }
 
-    private func readSchema() throws -> GeoPackageSchema {
+    func readSchema() throws -> GeoPackageSchema {
         if let schema { return schema }
         let read = try GeoPackageSchema.read(from: connection)
         schema = read
@@ -100,8 +102,16 @@ public final class GeoPackageSyncSource: SyncSource {
         (error as? SQLiteError)?.isBusy ?? false
     }
 
+    /// The upload's log triggers, dropped at its first write (``UploadLogging``), are back
+    /// before the context ends; when `body` throws, the rollback brings them back.
     public func withApplyContext<T>(replicaID: String, syncID: String, _ body: () throws -> T) throws -> T {
-        try ApplyContext.with(replicaID: replicaID, syncID: syncID, on: connection, body)
+        try ApplyContext.with(replicaID: replicaID, syncID: syncID, on: connection) {
+            uploadLog = .undecided
+            defer { uploadLog = .outsideApplyContext }
+            let result = try body()
+            try endDeferredLogging()
+            return result
+        }
     }
 
     // MARK: Change cursor
