@@ -5,7 +5,7 @@
 /// same entries written as a set cost 19,000). For the rows an upload writes, the sync knows
 /// what the triggers would log: its insert, update or delete of a global id, with the apply
 /// context's replica and sync. So inside its write transaction it drops the tracked tables'
-/// log triggers, logs each batch it wrote in three statements, and puts the triggers back,
+/// log triggers, logs each batch it wrote in one statement, and puts the triggers back,
 /// with the SQL they had, before the transaction ends. No other connection ever sees the
 /// source without them (SQLite has one writer at a time, and readers see only committed
 /// schema), and a crash rolls the drop back with everything else.
@@ -29,16 +29,10 @@ public final class SourceLogDeferral {
     /// The dropped triggers, to put back as they were.
     private var dropped: [(name: String, sql: String)] = []
 
-    static let stagingDDL = """
-        CREATE TEMP TABLE IF NOT EXISTS pkgbuild_upload_log (seq INTEGER PRIMARY KEY, \
-        globalid TEXT NOT NULL UNIQUE, operation TEXT NOT NULL)
-        """
-
     /// Drops the log triggers of `tables`, in the open transaction.
     public init(tables: [TrackedTable], on connection: Connection) throws {
         self.connection = connection
         statements = StatementCache(connection)
-        try connection.execute(Self.stagingDDL)
         for table in tables {
             for (name, _) in SourceGeodatabase.logTriggers(table, uniqueKeys: []) {
                 guard let sql = try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
@@ -89,30 +83,17 @@ public final class SourceLogDeferral {
     /// 128 entries hold it under a megabyte and cost a statement's overhead 1/128th as often.
     static let entriesPerStatement = 128
 
+    /// One statement: `OR REPLACE` rewrites a row's entry where it has one (it deletes the
+    /// old, which fires nothing: the log has no triggers), the new one at the next generation.
     private func logSet(_ entries: ArraySlice<Entry>, table: String) throws {
-        let stage = try statements.statement("INSERT OR REPLACE INTO temp.pkgbuild_upload_log (globalid, operation) VALUES (?, ?)")
-        for entry in entries {
-            defer { stage.reset() }
-            try stage.bind([.text(entry.globalID), .text(entry.operation.rawValue)])
-            while try stage.step() {}
-        }
-        let name = SQLiteValue.text(table)
-        try run("""
-            DELETE FROM main.pkgbuild_changes WHERE table_name = ? \
-            AND globalid IN (SELECT globalid FROM temp.pkgbuild_upload_log)
-            """, [name])
-        try run("""
-            INSERT INTO main.pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
-            SELECT ?, globalid, operation, (SELECT replica_id FROM main.pkgbuild_apply_context), \
-            (SELECT sync_id FROM main.pkgbuild_apply_context) FROM temp.pkgbuild_upload_log ORDER BY seq
-            """, [name])
-        try run("DELETE FROM temp.pkgbuild_upload_log", [])
-    }
-
-    private func run(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        let statement = try statements.statement(sql)
+        let rows = (0..<entries.count).map { "(?, ?, \($0))" }.joined(separator: ", ")
+        let statement = try statements.statement("""
+            INSERT OR REPLACE INTO main.pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
+            SELECT ?, column1, column2, (SELECT replica_id FROM main.pkgbuild_apply_context), \
+            (SELECT sync_id FROM main.pkgbuild_apply_context) FROM (VALUES \(rows)) ORDER BY column3
+            """)
         defer { statement.reset() }
-        try statement.bind(arguments)
+        try statement.bind([.text(table)] + entries.flatMap { [SQLiteValue.text($0.globalID), .text($0.operation.rawValue)] })
         while try statement.step() {}
     }
 
@@ -121,6 +102,5 @@ public final class SourceLogDeferral {
     public func restore() throws {
         for trigger in dropped { try installTrigger(named: trigger.name, sql: trigger.sql, in: connection) }
         dropped = []
-        try connection.execute("DROP TABLE IF EXISTS temp.pkgbuild_upload_log")
     }
 }
