@@ -2,7 +2,7 @@
 ///
 /// The change-log triggers cost a trigger program, two statements and their statement
 /// journal for every row written (45,000 instructions an update, measured with callgrind; the
-/// same entries written as a set cost 19,000). For the rows an upload writes, the sync knows
+/// same entries written 128 to a statement cost 22,000). For the rows an upload writes, the sync knows
 /// what the triggers would log: its insert, update or delete of a global id, with the apply
 /// context's replica and sync. So inside its write transaction it drops the tracked tables'
 /// log triggers, logs each batch it wrote in one statement, and puts the triggers back,
@@ -12,7 +12,7 @@
 ///
 /// Only where nothing but the sync's own statements can write a tracked table meanwhile:
 /// the caller checks that no trigger of another tool or user is in the file and that foreign
-/// key actions are off (``isSafe(in:)``), since their writes would go unlogged.
+/// key actions are off (``isSafe(in:geometryColumns:)``), since their writes would go unlogged.
 ///
 /// An update is logged when it found its row, even where it wrote values equal to the
 /// stored ones (which the trigger would not log): the upload writes only columns whose values
