@@ -26,10 +26,17 @@ extension GeoPackageSyncSource {
             return try writes.map { try write($0, in: table) }
         }
         var outcomes: [SourceWriteOutcome] = [], entries: [SourceLogDeferral.Entry] = []
-        for write in writes {
-            let outcome = try self.write(write, in: table)
-            if let entry = Self.logEntry(of: write, outcome, in: table) { entries.append(entry) }
-            outcomes.append(outcome)
+        do {
+            for write in writes {
+                let outcome = try self.write(write, in: table)
+                if let entry = Self.logEntry(of: write, outcome, in: table) { entries.append(entry) }
+                outcomes.append(outcome)
+            }
+        } catch {
+            // The sync rolls back on an error it does not settle; should a caller go on, what
+            // was written is logged all the same.
+            try deferral.log(entries, table: table.name)
+            throw error
         }
         try deferral.log(entries, table: table.name)
         return outcomes
