@@ -60,7 +60,7 @@ extension GeoPackageSyncSource {
     public func storesAsSent(_ table: TableShape) throws -> Bool {
         try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE",
                              [.text(table.name)])
-            .allSatisfy { SourceLogDeferral.isOwnOrGDALTrigger($0[0].stringValue ?? "", on: table.name, geometryColumn: table.geometryColumn) }
+            .allSatisfy { SourceGeodatabase.isOwnOrGDALTrigger($0[0].stringValue ?? "", on: table.name, geometryColumn: table.geometryColumn) }
     }
 
     /// No savepoint per row: a statement SQLite refuses is undone with its triggers' changes

@@ -1,6 +1,7 @@
 /// How a GeoPackage source logs an upload: its rows written without the change-log triggers,
 /// and logged a batch at a time (``SourceLogDeferral`` says why and when that is safe).
 import Geodatabase
+import Geometry
 import SQLite
 import SourceDrivers
 
@@ -49,7 +50,10 @@ extension GeoPackageSyncSource {
         guard case .applied(found: true) = outcome else { return nil }
         switch write {
         case .insert(let row):
-            guard case .text(let globalID)? = row[table.globalIDColumn] else { return nil }
+            // `deferredLog` hands no insert without one to a deferral.
+            guard let globalID = insertedGlobalID(row, in: table) else {
+                preconditionFailure("an insert without a text global id was written with the log triggers dropped")
+            }
             return (globalID, .insert)
         case .update(let globalID, let row):
             let written = row.columns.filter { $0 != table.keyColumn && $0 != table.globalIDColumn }
@@ -63,7 +67,7 @@ extension GeoPackageSyncSource {
     /// where the triggers log them. An insert without its global id (the insert trigger
     /// gives it one) ends the deferral for the rest of the context.
     private func deferredLog(for writes: [SourceWrite], in table: TableShape) throws -> SourceLogDeferral? {
-        if writes.contains(where: { Self.insertsWithoutGlobalID($0, in: table) }) {
+        if writes.contains(where: { if case .insert(let row) = $0 { Self.insertedGlobalID(row, in: table) == nil } else { false } }) {
             try endDeferredLogging()
             if case .undecided = uploadLog { uploadLog = .byTriggers }
         }
@@ -71,7 +75,6 @@ extension GeoPackageSyncSource {
         case .outsideApplyContext, .byTriggers: return nil
         case .deferred(let deferral): return deferral
         case .undecided:
-            let tracked = try geodatabase.trackedTables()
             // Every layer's: GDAL's triggers on a table the source does not track are as harmless.
             var geometryColumns: [String: String] = [:]
             for layer in try readSchema().layers { geometryColumns[layer.name] = layer.geometryColumn?.name }
@@ -79,16 +82,16 @@ extension GeoPackageSyncSource {
                 uploadLog = .byTriggers
                 return nil
             }
-            let deferral = try SourceLogDeferral(tables: tracked, on: connection)
+            let deferral = try SourceLogDeferral(tables: try geodatabase.trackedTables(), on: connection)
             uploadLog = .deferred(deferral)
             return deferral
         }
     }
 
-    private static func insertsWithoutGlobalID(_ write: SourceWrite, in table: TableShape) -> Bool {
-        guard case .insert(let row) = write else { return false }
-        if case .text? = row[table.globalIDColumn] { return false }
-        return true
+    /// The global id an inserted row carries, nil when it has no text one.
+    private static func insertedGlobalID(_ row: SourceRow, in table: TableShape) -> String? {
+        if case .text(let globalID)? = row[table.globalIDColumn] { return globalID }
+        return nil
     }
 
     /// Puts the log triggers back, when they were dropped.

@@ -244,6 +244,17 @@ public struct SourceGeodatabase {
         }
     }
 
+    /// True for our triggers and those GDAL puts on a feature table (its R-tree's, and its
+    /// feature count's), which write nothing but their own tables.
+    public static func isOwnOrGDALTrigger(_ name: String, on table: String, geometryColumn: String?) -> Bool {
+        var known = [SQLName("pkgbuild_"), SQLName("trigger_insert_feature_count_\(table)"),
+                     SQLName("trigger_delete_feature_count_\(table)")]
+        if let geometryColumn {
+            known.append(SQLName(GeometryColumnInfo.rtreeName(table: table, column: geometryColumn) + "_"))
+        }
+        return known.contains(where: SQLName(name).hasPrefix)
+    }
+
     /// The change-log triggers of a table; `uniqueKeys` are its UNIQUE column sets (for REPLACE).
     static func logTriggers(_ table: TrackedTable, uniqueKeys: [[String]]) -> [(name: String, sql: String)] {
         let sql = LogTriggerSQL(table)

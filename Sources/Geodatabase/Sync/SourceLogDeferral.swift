@@ -25,14 +25,14 @@ public final class SourceLogDeferral {
     public typealias Entry = (globalID: String, operation: ChangeOperation)
 
     private let connection: Connection
-    private let statements: StatementCache
+    /// The logging statement for each number of entries (all but a table's last batch take 128).
+    private var statements: [Int: Statement] = [:]
     /// The dropped triggers, to put back as they were.
     private var dropped: [(name: String, sql: String)] = []
 
     /// Drops the log triggers of `tables`, in the open transaction.
     public init(tables: [TrackedTable], on connection: Connection) throws {
         self.connection = connection
-        statements = StatementCache(connection)
         for table in tables {
             for (name, _) in SourceGeodatabase.logTriggers(table, uniqueKeys: []) {
                 guard let sql = try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
@@ -51,19 +51,8 @@ public final class SourceLogDeferral {
         return try connection.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger'").allSatisfy { row in
             let name = row[0].stringValue ?? "", table = row[1].stringValue ?? ""
             if SQLName(table).hasPrefix(SQLName("gpkg_")) && SQLName(name).hasPrefix(SQLName("gpkg_")) { return true }
-            return isOwnOrGDALTrigger(name, on: table, geometryColumn: geometryColumns[table])
+            return SourceGeodatabase.isOwnOrGDALTrigger(name, on: table, geometryColumn: geometryColumns[table])
         }
-    }
-
-    /// True for our triggers and those GDAL puts on a feature table (its R-tree's, and its
-    /// feature count's), which write nothing but their own tables.
-    public static func isOwnOrGDALTrigger(_ name: String, on table: String, geometryColumn: String?) -> Bool {
-        var known = [SQLName("pkgbuild_"), SQLName("trigger_insert_feature_count_\(table)"),
-                     SQLName("trigger_delete_feature_count_\(table)")]
-        if let geometryColumn {
-            known.append(SQLName(GeometryColumnInfo.rtreeName(table: table, column: geometryColumn) + "_"))
-        }
-        return known.contains(where: SQLName(name).hasPrefix)
     }
 
     /// Logs what one batch wrote to `table`, as the triggers would have: each row's entry
@@ -86,15 +75,22 @@ public final class SourceLogDeferral {
     /// One statement: `OR REPLACE` rewrites a row's entry where it has one (it deletes the
     /// old, which fires nothing: the log has no triggers), the new one at the next generation.
     private func logSet(_ entries: ArraySlice<Entry>, table: String) throws {
-        let rows = (0..<entries.count).map { "(?, ?, \($0))" }.joined(separator: ", ")
-        let statement = try statements.statement("""
+        let statement = try logStatement(for: entries.count)
+        defer { statement.reset() }
+        try statement.bind([.text(table)] + entries.flatMap { [SQLiteValue.text($0.globalID), .text($0.operation.rawValue)] })
+        while try statement.step() {}
+    }
+
+    private func logStatement(for count: Int) throws -> Statement {
+        if let known = statements[count] { return known }
+        let rows = (0..<count).map { "(?, ?, \($0))" }.joined(separator: ", ")
+        let statement = try connection.prepare("""
             INSERT OR REPLACE INTO main.pkgbuild_changes (table_name, globalid, operation, replica_id, sync_id) \
             SELECT ?, column1, column2, (SELECT replica_id FROM main.pkgbuild_apply_context), \
             (SELECT sync_id FROM main.pkgbuild_apply_context) FROM (VALUES \(rows)) ORDER BY column3
             """)
-        defer { statement.reset() }
-        try statement.bind([.text(table)] + entries.flatMap { [SQLiteValue.text($0.globalID), .text($0.operation.rawValue)] })
-        while try statement.step() {}
+        statements[count] = statement
+        return statement
     }
 
     /// Puts the dropped triggers back, as they were (a rollback to a savepoint may have
