@@ -17,6 +17,11 @@ import Testing
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
+    /// SQLite's count of schema changes: dropping and re-creating the log triggers moves it.
+    func schemaVersion(_ path: String) throws -> String {
+        try runProcess("sqlite3", [path, "PRAGMA schema_version"]).stdout
+    }
+
     func triggers(_ path: String) throws -> String {
         try runProcess("sqlite3", [path, "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"]).stdout
     }
@@ -41,6 +46,7 @@ import Testing
             #expect(other.status == 0, "\(other.stderr)")
         }
         let before = try triggers(fixture.sourcePath)
+        let versions = (try schemaVersion(fixture.sourcePath), try schemaVersion(byTriggers.sourcePath))
 
         for (run, package) in [(fixture, url), (byTriggers, copyURL)] {
             let report = try run.sync(package)
@@ -52,6 +58,9 @@ import Testing
         #expect(deferred.map { String($0.split(separator: "|")[2]) }.sorted() == ["delete", "insert", "update", "update"], "\(deferred)")
         #expect(deferred == (try log(byTriggers.sourcePath)))
         #expect(try triggers(fixture.sourcePath) == before)
+        // The first upload did go without its triggers; the clone's kept them.
+        #expect(try schemaVersion(fixture.sourcePath) != versions.0)
+        #expect(try schemaVersion(byTriggers.sourcePath) == versions.1)
         #expect(try fixture.snapshot(url) == byTriggers.snapshot(copyURL))
 
         // The triggers log an office edit made after the sync, as before it.
